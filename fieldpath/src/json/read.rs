@@ -1,0 +1,1 @@
+//! A JSON reader with json-iterator's acceptance and error messages. (Stub.)
