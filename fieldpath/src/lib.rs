@@ -14,4 +14,12 @@ pub mod value;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Location, Result};
+
+/// How deeply any input may nest (maps and lists in values, levels of a `fieldsV1` document)
+/// before a reader refuses it with an [`ErrorKind::Limit`] error.
+///
+/// Go's readers allow more (json-iterator stops at 10,000 levels), but every walk in smd recurses
+/// once per level, and a thousand levels is far beyond any Kubernetes object; the bound keeps a
+/// hostile document from overflowing the stack.
+pub const MAX_DEPTH: usize = 1000;
 pub use value::{Kind, Map, Value};
