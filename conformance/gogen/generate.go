@@ -63,7 +63,7 @@ func generate(o generateOptions) (problems int, err error) {
 		}
 		if changed {
 			written++
-			fmt.Fprintf(o.out, "gogen: wrote %s\n", filepath.ToSlash(goldenRel))
+			fmt.Fprintf(o.out, "gogen: wrote %s\n", filepath.ToSlash(filepath.Join(o.goldens, goldenRel)))
 		} else {
 			unchanged++
 		}
@@ -232,7 +232,7 @@ func removeStale(dir string, wanted map[string]bool, out io.Writer) (removed int
 			stale = append(stale, rel)
 			return nil
 		}
-		fmt.Fprintf(out, "gogen: warning: %s was not written by gogen and matches no scenario file; left alone\n", filepath.ToSlash(rel))
+		fmt.Fprintf(out, "gogen: warning: %s was not written by gogen and matches no scenario file; left alone\n", filepath.ToSlash(p))
 		return nil
 	})
 	if err != nil {
@@ -244,7 +244,7 @@ func removeStale(dir string, wanted map[string]bool, out io.Writer) (removed int
 			return removed, err
 		}
 		removed++
-		fmt.Fprintf(out, "gogen: removed stale %s (its scenario file is gone)\n", filepath.ToSlash(rel))
+		fmt.Fprintf(out, "gogen: removed stale %s (its scenario file is gone)\n", filepath.ToSlash(p))
 		// Drop directories this left empty, up to (not including) dir.
 		for d := filepath.Dir(p); d != filepath.Clean(dir); d = filepath.Dir(d) {
 			if os.Remove(d) != nil {
