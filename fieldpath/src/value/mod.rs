@@ -18,6 +18,7 @@ mod order;
 mod serde_impl;
 mod text;
 
+pub use serde_impl::FROM_JSON_MAX_DEPTH;
 #[allow(unused_imports)] // used by the path and conflict writers
 pub(crate) use text::{is_go_printable, write_go_float, write_go_quoted};
 
