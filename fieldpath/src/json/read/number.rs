@@ -294,7 +294,12 @@ struct Decimal {
     negative: bool,
     digits: Vec<u8>,
     point: i64,
+    /// How many of `digits` stand before the decimal point.
+    integer_digits: usize,
 }
+
+/// Go's decimal fallback keeps this many digits, and misplaces the point after more (below).
+const GO_DECIMAL_DIGITS: usize = 800;
 
 /// Go's `strconv.ParseFloat(text, 32|64)` for text made of `+-.eE0-9`, with its error text.
 fn parse_float(text: &[u8], width: Width) -> Result<f64, String> {
@@ -321,13 +326,13 @@ fn scan_decimal(text: &[u8]) -> Option<Decimal> {
         at += 1;
     }
     let mut digits = Vec::new();
-    let mut saw_dot = false;
+    let mut integer_digits = None;
     let mut saw_digits = false;
     let mut point: i64 = 0;
     while let Some(&byte) = text.get(at) {
         match byte {
-            b'.' if !saw_dot => {
-                saw_dot = true;
+            b'.' if integer_digits.is_none() => {
+                integer_digits = Some(digits.len());
                 point = digits.len() as i64;
             }
             b'0' if digits.is_empty() => {
@@ -346,9 +351,10 @@ fn scan_decimal(text: &[u8]) -> Option<Decimal> {
     if !saw_digits {
         return None;
     }
-    if !saw_dot {
+    let integer_digits = integer_digits.unwrap_or_else(|| {
         point = digits.len() as i64;
-    }
+        digits.len()
+    });
     if matches!(text.get(at), Some(b'e' | b'E')) {
         at += 1;
         let sign = match text.get(at) {
@@ -379,51 +385,104 @@ fn scan_decimal(text: &[u8]) -> Option<Decimal> {
     if at != text.len() {
         return None;
     }
-    while digits.last() == Some(&b'0') {
-        digits.pop();
-    }
     Some(Decimal {
         negative,
         digits,
         point,
+        integer_digits,
     })
 }
 
 impl Decimal {
-    /// The correctly rounded value (what Go's ParseFloat computes), infinite when out of range.
+    /// What Go's ParseFloat computes: the correctly rounded value (infinite when out of range),
+    /// except in the one case where Go's fallback misreads the number (see
+    /// [`Decimal::go_misreads`]).
     fn to_float(&self, width: Width) -> f64 {
-        let magnitude = if self.digits.is_empty() {
-            0.0
+        let magnitude = if self.go_misreads(width) {
+            self.misread_magnitude(width)
         } else {
-            // 0.d… × 10^point is at least 10^(point-1) and below 10^point.
-            let (overflow, underflow) = match width {
-                Width::F64 => (310, -330),
-                Width::F32 => (40, -50),
-            };
-            if self.point > overflow {
-                f64::INFINITY
-            } else if self.point < underflow {
-                0.0
-            } else {
-                self.parse_in_range(width)
-            }
+            magnitude(&self.digits, false, self.point, width)
         };
         if self.negative { -magnitude } else { magnitude }
     }
 
-    /// Rust's parser rounds correctly too; handed a point that is small, it sees the same number.
-    fn parse_in_range(&self, width: Width) -> f64 {
-        let mut text = String::with_capacity(self.digits.len() + 10);
-        text.push_str("0.");
-        text.extend(self.digits.iter().map(|&d| char::from(d)));
-        text.push('e');
-        text.push_str(&self.point.to_string());
-        let parsed = match width {
-            Width::F64 => text.parse::<f64>(),
-            Width::F32 => text.parse::<f32>().map(f64::from),
+    /// Go first tries its fast algorithms on the leading 19 digits; when they cannot decide it
+    /// falls back to a decimal of at most 800 digits, which puts the decimal point after the
+    /// 800th digit when more stand before it. So a number with over 800 integer digits reads
+    /// wrong (typically as 0 or far too small) exactly when the fast algorithm (Eisel-Lemire)
+    /// gives up: a result that is subnormal or out of range, or truncated digits that leave
+    /// the rounding open. (Its other, rarer give-ups on near-ties are not modelled.)
+    fn go_misreads(&self, width: Width) -> bool {
+        if self.integer_digits <= GO_DECIMAL_DIGITS {
+            return false;
+        }
+        let taken = self.digits.len().min(19);
+        let leading = self.digits[..taken]
+            .iter()
+            .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0'));
+        let truncated = self.digits[taken..].iter().any(|&d| d != b'0');
+        let exponent = self.point - taken as i64;
+        if !(-348..=347).contains(&exponent) {
+            return true;
+        }
+        let normal = |mantissa: u64| {
+            let text = format!("{mantissa}e{exponent}");
+            match width {
+                Width::F64 => text.parse::<f64>().ok().filter(|v| v.is_normal()),
+                Width::F32 => text
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|v| v.is_normal())
+                    .map(f64::from),
+            }
         };
-        parsed.unwrap_or(f64::NAN)
+        let Some(value) = normal(leading) else {
+            return true;
+        };
+        truncated && normal(leading + 1) != Some(value)
     }
+
+    /// Go's decimal fallback: the first 800 digits (and whether any non-zero one was dropped),
+    /// with the point counted as if no integer digit came after the 800th.
+    fn misread_magnitude(&self, width: Width) -> f64 {
+        let kept = &self.digits[..GO_DECIMAL_DIGITS];
+        let dropped = self.digits[GO_DECIMAL_DIGITS..].iter().any(|&d| d != b'0');
+        let lost = (self.integer_digits - GO_DECIMAL_DIGITS) as i64;
+        magnitude(kept, dropped, self.point - lost, width)
+    }
+}
+
+/// The correctly rounded value of `0.<digits>… × 10^point`, where `more` says that non-zero
+/// digits follow (which only matters to break a tie).
+fn magnitude(digits: &[u8], more: bool, point: i64, width: Width) -> f64 {
+    if digits.iter().all(|&d| d == b'0') {
+        return 0.0;
+    }
+    // 0.d… × 10^point is at least 10^(point-1) and below 10^point.
+    let (overflow, underflow) = match width {
+        Width::F64 => (310, -330),
+        Width::F32 => (40, -50),
+    };
+    if point > overflow {
+        return f64::INFINITY;
+    }
+    if point < underflow {
+        return 0.0;
+    }
+    // Rust's parser rounds correctly too; handed a small exponent, it sees the same number.
+    let mut text = String::with_capacity(digits.len() + 10);
+    text.push_str("0.");
+    text.extend(digits.iter().map(|&d| char::from(d)));
+    if more {
+        text.push('1');
+    }
+    text.push('e');
+    text.push_str(&point.to_string());
+    let parsed = match width {
+        Width::F64 => text.parse::<f64>(),
+        Width::F32 => text.parse::<f32>().map(f64::from),
+    };
+    parsed.unwrap_or(f64::NAN)
 }
 
 /// Whether math/big's `ParseFloat(text, 10, …)` accepts the text, with its error text if not.
