@@ -92,22 +92,44 @@ fn path_element(key: &[u8]) -> Result<PathElement, PathElementError> {
     }
 }
 
-/// Go's `strconv.Atoi`, for the printable keys the tests use.
+/// Go's `strconv.Atoi`, for the printable keys the tests use: a sign, then digits, refused at
+/// the first byte that is not a digit or that makes the number overflow, whichever comes first.
 fn atoi(text: &[u8]) -> Result<i64, String> {
     let quoted = String::from_utf8_lossy(text)
         .replace('\\', "\\\\")
         .replace('"', "\\\"");
     let error = |why: &str| format!("strconv.Atoi: parsing \"{quoted}\": {why}");
-    let digits = text
-        .strip_prefix(b"+")
-        .or_else(|| text.strip_prefix(b"-"))
-        .unwrap_or(text);
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() {
         return Err(error("invalid syntax"));
     }
-    String::from_utf8_lossy(text)
-        .parse()
-        .map_err(|_| error("value out of range"))
+    let mut magnitude: u64 = 0;
+    for &byte in digits {
+        if !byte.is_ascii_digit() {
+            return Err(error("invalid syntax"));
+        }
+        magnitude = magnitude
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(u64::from(byte - b'0')))
+            .ok_or_else(|| error("value out of range"))?;
+    }
+    let limit = if negative {
+        1u64 << 63
+    } else {
+        (1u64 << 63) - 1
+    };
+    if magnitude > limit {
+        return Err(error("value out of range"));
+    }
+    Ok(if negative {
+        0i64.wrapping_sub_unsigned(magnitude)
+    } else {
+        magnitude as i64
+    })
 }
 
 /// SMD's `Set.FromJSON` over a byte reader, recording what `readIterV1` does with each key in
