@@ -476,3 +476,57 @@ fn depth_is_limited() {
     let (result, _) = set_from_json(fields(MAX_DEPTH + 1).replace(":}", ":{}}").as_bytes());
     assert_eq!(result.err().map(|e| e.kind()), Some(ErrorKind::Limit));
 }
+
+/// Arbitrary bytes, read every way and through buffers of every small size (which puts a
+/// buffer boundary inside nearly every token), must never panic or hang.
+#[test]
+fn arbitrary_input_is_survived() {
+    const ALPHABET: &[u8] = b"{}[],:\"\\ \n\rnulltrefas-0123456789.eE+u\x01\xff\xc3fkvi.";
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    for _ in 0..20_000 {
+        let len = next() % 48;
+        let input: Vec<u8> = (0..len)
+            .map(|_| ALPHABET[next() % ALPHABET.len()])
+            .collect();
+        let _ = Value::from_json_floats(&input);
+        let _ = path_element(&input);
+        let _ = set_from_json(&input);
+        for size in 1..5 {
+            let mut reader = Reader::buffered(&input, size);
+            reader.skip();
+            let mut reader = Reader::buffered(&input, size);
+            reader.read_object_cb(|reader, _| {
+                reader.read_value();
+                reader.skip();
+                true
+            });
+            let mut reader = Reader::buffered(&input, size);
+            read_set(&mut reader, &mut Vec::new());
+            let _ = reader.expect_end();
+        }
+    }
+}
+
+/// Large documents read in linear time (a quadratic step would take minutes here).
+#[test]
+fn large_input_reads_in_linear_time() {
+    let entries: Vec<String> = (0..200_000)
+        .map(|i| format!("\"f:k{i}\":{{\".\":[1.5,\"x\\n\",null]}}"))
+        .collect();
+    let document = format!("{{{}}}", entries.join(","));
+    let (result, _) = set_from_json(document.as_bytes());
+    assert!(result.is_ok(), "{result:?}");
+    let values = format!(
+        "[{}]",
+        vec!["{\"a\":\"\\u00e9\",\"b\":-1e-3}"; 200_000].join(",")
+    );
+    assert!(Value::from_json_floats(values.as_bytes()).is_ok());
+    let long_string = format!("\"{}\\n{}\"", "a".repeat(2_000_000), "b".repeat(2_000_000));
+    assert!(Value::from_json_floats(long_string.as_bytes()).is_ok());
+}
