@@ -1,11 +1,3 @@
-#![cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the fieldsV1 parser, written next, is the user of most of this API"
-    )
-)]
-
 //! A JSON reader that accepts, refuses and words its errors exactly as json-iterator
 //! (`github.com/json-iterator/go` v1.1.12, `ConfigCompatibleWithStandardLibrary`) does for Go's
 //! structured-merge-diff: `value.FromJSON` and the `fieldsV1` parser read through it.
@@ -154,11 +146,13 @@ impl<'a> Reader<'a> {
     }
 
     /// The read position: an offset into the input.
+    #[cfg(test)]
     pub(crate) fn position(&self) -> usize {
         self.head
     }
 
     /// The error slot (Go's `iter.Error`).
+    #[cfg(test)]
     pub(crate) fn state(&self) -> &State {
         &self.state
     }
@@ -169,6 +163,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether a read ran past the end and nothing worse happened (`iter.Error == io.EOF`).
+    #[cfg(test)]
     pub(crate) fn at_eof(&self) -> bool {
         matches!(self.state, State::Eof)
     }
@@ -355,6 +350,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Go's `ReadNil`: consumes `null` and says so, or leaves the next value alone.
+    #[cfg(test)]
     pub(crate) fn read_null(&mut self) -> bool {
         if self.next_token() == b'n' {
             self.expect_literal("ull");
