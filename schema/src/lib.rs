@@ -1,7 +1,94 @@
 //! Schemas of Kubernetes Server-Side Apply: named types (maps with fields, lists, scalars,
-//! untyped), element relationships and list keys.
+//! untyped), element relationships, list keys and key defaults, as Go's
+//! `sigs.k8s.io/structured-merge-diff/v6/schema` models them; and SMD's schema YAML.
 //!
-//! This crate is still empty: the schema model, SMD's schema YAML and the OpenAPI/CRD conversion
-//! arrive with the schema work (see `docs/ARCHITECTURE.md`).
+//! A [`Schema`] is a list of [`TypeDef`]s, each an [`Atom`]: a scalar, a list, a map, or several
+//! of these at once. Types refer to each other with [`TypeRef`]s, by name or inlined; building a
+//! schema binds every named reference to its target, so [`Schema::resolve`] is an index, and a
+//! map's fields are indexed by name. Reading YAML checks the document exactly as Go's
+//! `typed.NewParser` does, with Go's messages.
+//!
+//! ```
+//! use smd_schema::{ElementRelationship, Scalar, Schema};
+//!
+//! let schema = Schema::from_yaml(r#"
+//! types:
+//! - name: pod
+//!   map:
+//!     fields:
+//!     - name: containers
+//!       type:
+//!         list:
+//!           elementType: {namedType: container}
+//!           elementRelationship: associative
+//!           keys: [name]
+//!     - name: labels
+//!       type:
+//!         namedType: labels
+//!         elementRelationship: atomic   # an override of the referred map's relationship
+//! - name: container
+//!   map:
+//!     fields:
+//!     - {name: name, type: {scalar: string}}
+//!     - {name: protocol, type: {scalar: string}, default: TCP}
+//! - name: labels
+//!   map:
+//!     elementType: {scalar: string}
+//! "#)?;
+//!
+//! // A resolved atom borrows the schema and the reference (an inlined atom lives in it).
+//! let pod = schema.type_ref("pod");
+//! let pod = schema.resolve(&pod).and_then(|a| a.map()).unwrap();
+//! let containers = pod.find_field("containers").unwrap();
+//! let list = schema.resolve(containers.type_ref()).and_then(|a| a.list()).unwrap();
+//! assert_eq!(list.keys(), ["name"]);
+//! assert_eq!(*list.element_relationship(), ElementRelationship::Associative);
+//!
+//! let labels = pod.find_field("labels").unwrap().type_ref();
+//! let labels = schema.resolve(labels).and_then(|a| a.map()).unwrap();
+//! assert!(labels.is_atomic()); // the reference overrides the type's (separable) relationship
+//! let values = schema.resolve(labels.element_type().unwrap()).unwrap();
+//! assert_eq!(values.scalar(), Some(&Scalar::String));
+//!
+//! // YAML 1.1: `y` is a boolean, not a string.
+//! let err = Schema::from_yaml("types:\n- name: y\n  scalar: string\n").unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "unable to validate schema: .types[name=true].name: expected string, \
+//!      got &value.valueUnstructured{Value:true}"
+//! );
+//!
+//! // The canonical YAML reads back to the same schema.
+//! assert_eq!(Schema::from_yaml(&schema.to_yaml())?, schema);
+//! # Ok::<(), smd_schema::Error>(())
+//! ```
 
 #![deny(missing_docs)]
+
+mod error;
+mod model;
+mod schema;
+mod yaml;
+
+pub use error::{Error, ErrorKind, Problem, Result};
+pub use model::{
+    Atom, ElementRelationship, ListType, MapType, Scalar, StructField, TypeDef, TypeRef, Union,
+    UnionField,
+};
+pub use schema::{ListView, MapView, ResolvedAtom, Schema, TypeId};
+
+impl Schema {
+    /// Reads a schema in SMD's YAML format, checked as Go's `typed.NewParser` checks it: the
+    /// document must conform to Go's schema of schemas (YAML 1.1 as yaml.v2 reads it), else
+    /// the error lists every problem with its path and Go's message. Only the first document
+    /// of a stream is read, as in Go.
+    pub fn from_yaml(text: &str) -> Result<Schema> {
+        yaml::from_str(text)
+    }
+
+    /// This schema in SMD's YAML format, in a canonical form that [`Schema::from_yaml`] reads
+    /// back to an equal schema.
+    pub fn to_yaml(&self) -> String {
+        yaml::to_string(self)
+    }
+}
