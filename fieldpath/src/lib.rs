@@ -10,6 +10,7 @@
 
 mod element;
 mod error;
+mod fieldsv1;
 mod filter;
 mod from_value;
 mod json;

@@ -60,7 +60,11 @@ impl ManagedFields {
     }
 
     /// Sets what `manager` owns, returning what it owned before.
-    pub fn insert(&mut self, manager: impl Into<String>, set: VersionedSet) -> Option<VersionedSet> {
+    pub fn insert(
+        &mut self,
+        manager: impl Into<String>,
+        set: VersionedSet,
+    ) -> Option<VersionedSet> {
         self.managers.insert(manager.into(), set)
     }
 

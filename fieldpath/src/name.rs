@@ -147,7 +147,10 @@ mod tests {
         let short = Name::from("spec");
         let long = Name::from("a-field-name-that-is-longer-than-inline");
         assert_eq!(short.as_bytes(), b"spec");
-        assert_eq!(long.as_str(), Some("a-field-name-that-is-longer-than-inline"));
+        assert_eq!(
+            long.as_str(),
+            Some("a-field-name-that-is-longer-than-inline")
+        );
         assert!(long < short);
         assert_eq!(Name::from(""), Name::from_bytes(b""));
         assert_eq!(Name::from_bytes(&[0xff, b'a']).as_str(), None);

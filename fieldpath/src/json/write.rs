@@ -300,6 +300,31 @@ mod tests {
         );
     }
 
+    /// The plain and HTML escapers against json-iterator, on the strings of
+    /// `tests/data/strings.txt` (see `gen_strings.go` there).
+    #[test]
+    fn escapers_match_go() {
+        let golden = include_bytes!("../../tests/data/strings.txt");
+        let mut checked = 0;
+        for line in golden.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let fields: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+            let [hex, _, go_plain, go_html] = fields[..] else {
+                panic!("malformed line {line:?}");
+            };
+            let hex = std::str::from_utf8(hex).unwrap();
+            let bytes: Vec<u8> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+            assert_eq!(key(&bytes), go_plain, "plain {hex}");
+            if let Ok(s) = std::str::from_utf8(&bytes) {
+                assert_eq!(html(s).as_bytes(), go_html, "html {hex}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 2500);
+    }
+
     #[test]
     fn ints() {
         for i in [0, 7, -7, 10, i64::MAX, i64::MIN] {

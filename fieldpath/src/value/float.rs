@@ -29,7 +29,7 @@ impl FloatText {
         }
     }
 
-    /// Appends a byte. Every caller stays within `CAP` (see its comment); a byte that would not
+    /// Appends a byte. No text reaches `CAP` (see there); a byte that would not
     /// fit is dropped rather than panicking.
     fn push(&mut self, b: u8) {
         if let Some(slot) = self.buf.get_mut(self.len) {

@@ -15,8 +15,8 @@ impl Value {
     /// Kinds sort numbers < string < bool < list < map < null. Numbers compare by value, ints and
     /// floats together (an int is converted to float64 when the other side is a float; NaN is
     /// equal to every number); strings compare byte-wise; `false < true`; lists compare
-    /// element by element, a prefix first; maps compare over the sorted union of their keys (see
-    /// [`Map`]'s ordering below).
+    /// element by element, a prefix first; maps compare over the sorted union of their keys, as
+    /// follows.
     ///
     /// ```
     /// use smd_fieldpath::Value;
@@ -82,12 +82,10 @@ fn compare_lists(a: &[Value], b: &[Value]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// Keys of a map in byte order, without allocating for small maps.
-fn sorted_keys(m: &Map) -> SmallVec<[(&str, &Value); 8]> {
+/// A map's entries in byte order of the keys, without allocating for small maps.
+fn sorted_entries(m: &Map) -> SmallVec<[(&str, &Value); 8]> {
     let mut entries: SmallVec<[(&str, &Value); 8]> = m.iter().collect();
-    if !entries.is_sorted_by(|x, y| x.0 <= y.0) {
-        entries.sort_unstable_by(|x, y| x.0.cmp(y.0));
-    }
+    entries.sort_unstable_by(|x, y| x.0.cmp(y.0));
     entries
 }
 
@@ -96,21 +94,33 @@ fn sorted_keys(m: &Map) -> SmallVec<[(&str, &Value); 8]> {
 /// and at a key only one side has, the side that lacks it is greater. That is exactly the
 /// lexicographic order of the two sorted `(key, value)` sequences, keys compared first.
 fn compare_maps(a: &Map, b: &Map) -> Ordering {
-    if a.is_empty() && b.is_empty() {
-        return Ordering::Equal;
+    if a.keys().is_sorted() && b.keys().is_sorted() {
+        compare_entries(a.iter(), b.iter())
+    } else {
+        compare_entries(sorted_entries(a).into_iter(), sorted_entries(b).into_iter())
     }
-    let left = sorted_keys(a);
-    let right = sorted_keys(b);
-    for ((lk, lv), (rk, rv)) in left.iter().zip(right.iter()) {
-        let c = lk
-            .as_bytes()
-            .cmp(rk.as_bytes())
-            .then_with(|| lv.compare(rv));
-        if c != Ordering::Equal {
-            return c;
+}
+
+fn compare_entries<'a>(
+    mut left: impl Iterator<Item = (&'a str, &'a Value)>,
+    mut right: impl Iterator<Item = (&'a str, &'a Value)>,
+) -> Ordering {
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some((lk, lv)), Some((rk, rv))) => {
+                let c = lk
+                    .as_bytes()
+                    .cmp(rk.as_bytes())
+                    .then_with(|| lv.compare(rv));
+                if c != Ordering::Equal {
+                    return c;
+                }
+            }
         }
     }
-    left.len().cmp(&right.len())
 }
 
 impl PartialEq for Value {
