@@ -796,6 +796,16 @@ fn libyaml_refusals_are_mirrored() {
         1,
         "did not find expected node content",
     );
+    // A tab where a key may start (line start, after `-` or `?`); after `:` or in flow, fine.
+    let token = "found character that cannot start any token";
+    check_err("- \ta", ErrorKind::Yaml, 1, 3, token);
+    check_err("\t- a", ErrorKind::Yaml, 1, 1, token);
+    check_err("a:\n  -\tb", ErrorKind::Yaml, 2, 4, token);
+    check_err("? \ta\n: b", ErrorKind::Yaml, 1, 3, token);
+    ok("d:\te", r#"{"d": "e"}"#);
+    ok("---\tx", r#""x""#);
+    ok("{a:\tb, c: [\t1]}", r#"{"a": "b", "c": [1]}"#);
+    ok("- &a\tb", r#"["b"]"#);
 }
 
 // --- input -----------------------------------------------------------------------------------
