@@ -821,6 +821,7 @@ fn control_characters_are_refused() {
     );
     check_err("a: 1\nb: x\u{7f}y", ErrorKind::Yaml, 2, 5, "U+007F");
     check_err("# \u{0} in a comment", ErrorKind::Yaml, 1, 3, "U+0000");
+    check_err("a: 1\r\nb: 2\rc: \u{1}", ErrorKind::Yaml, 3, 4, "U+0001");
     check_err("a: \u{9f}", ErrorKind::Yaml, 1, 4, "U+009F");
     check_err("a: \u{fffe}", ErrorKind::Yaml, 1, 4, "U+FFFE");
     // Allowed: tab, CR, NEL, NBSP, BOM, astral characters; escapes may make any character.
