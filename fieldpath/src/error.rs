@@ -87,6 +87,15 @@ impl Error {
         self
     }
 
+    /// The same error, said to be about another kind of input (a JSON error inside a
+    /// `fieldsV1` document is a `fieldsV1` error to the caller). Limit errors stay limit errors.
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Self {
+        if self.kind != ErrorKind::Limit {
+            self.kind = kind;
+        }
+        self
+    }
+
     /// The same error at another location.
     pub(crate) fn at(mut self, location: Location) -> Self {
         self.location = location;

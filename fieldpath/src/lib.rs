@@ -8,12 +8,26 @@
 
 #![deny(missing_docs)]
 
+mod element;
 mod error;
+mod fieldsv1;
+mod filter;
+mod from_value;
 mod json;
+mod managers;
+mod name;
+mod path;
+mod set;
 pub mod value;
 pub mod yaml;
 
+pub use element::{Key, KeyField, PathElement};
 pub use error::{Error, ErrorKind, Location, Result};
+pub use filter::{ElementPattern, ExcludeFilter, Filter, IncludeFilter, SetMatcher};
+pub use managers::{ManagedFields, VersionedSet};
+pub use name::Name;
+pub use path::Path;
+pub use set::{Paths, Set};
 
 /// How deeply any input may nest (maps and lists in values, levels of a `fieldsV1` document)
 /// before a reader refuses it with an [`ErrorKind::Limit`] error.

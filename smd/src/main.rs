@@ -1,5 +1,11 @@
-//! The `smd` command line.
+//! The `smd` command line: a thin layer of flags, files and rendering over the library.
 
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    cli::run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock())
 }

@@ -12,9 +12,15 @@
 //! assert_eq!(a.compare(&b), std::cmp::Ordering::Equal);
 //! ```
 
+pub(crate) mod float;
+mod isprint;
 mod order;
 mod serde_impl;
 mod text;
+
+pub use serde_impl::FROM_JSON_MAX_DEPTH;
+#[allow(unused_imports)] // used by the path and conflict writers
+pub(crate) use text::{is_go_printable, write_go_float, write_go_quoted};
 
 use indexmap::IndexMap;
 

@@ -1,0 +1,118 @@
+// Command gogen is smd's Go oracle: it replays conformance scenarios through
+// the public API of sigs.k8s.io/structured-merge-diff/v6 (the version pinned
+// in go.mod) and records Go's answers.
+//
+//	gogen generate [--scenarios DIR] [--goldens DIR] [--replays N]
+//	gogen serve [--replays N]
+//
+// See ../README.md for the scenario and golden formats.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+const usage = `usage:
+  gogen generate [--scenarios DIR] [--goldens DIR] [--replays N]
+      replay every scenarios/**/*.yaml, write goldens/**/*.json
+      (defaults: ../scenarios and ../goldens, relative to the gogen module directory)
+  gogen serve [--replays N]
+      read one case per stdin line (JSON), write one result per stdout line
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "generate":
+		os.Exit(runGenerate(os.Args[2:]))
+	case "serve":
+		os.Exit(runServe(os.Args[2:]))
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "gogen: unknown command %q\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+}
+
+func runGenerate(args []string) int {
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	scenarios := fs.String("scenarios", "", "scenario directory (default ../scenarios from the module directory)")
+	goldens := fs.String("goldens", "", "golden directory (default ../goldens from the module directory)")
+	replays := fs.Int("replays", defaultReplays, "replays per case (at least 3); any difference fails the case")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *replays < 3 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	if *scenarios == "" || *goldens == "" {
+		dir, err := moduleDir()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gogen: %v; pass --scenarios and --goldens\n", err)
+			return 2
+		}
+		if *scenarios == "" {
+			*scenarios = filepath.Join(dir, "..", "scenarios")
+		}
+		if *goldens == "" {
+			*goldens = filepath.Join(dir, "..", "goldens")
+		}
+	}
+	fmt.Printf("gogen: structured-merge-diff %s, %s, %d replays per case\n", smdVersion(), runtime.Version(), *replays)
+	fmt.Printf("gogen: scenarios %s -> goldens %s\n", filepath.Clean(*scenarios), filepath.Clean(*goldens))
+	problems, err := generate(generateOptions{
+		scenarios: filepath.Clean(*scenarios),
+		goldens:   filepath.Clean(*goldens),
+		replays:   *replays,
+		out:       os.Stdout,
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gogen: %v\n", err)
+		return 1
+	}
+	if problems > 0 {
+		fmt.Fprintf(os.Stderr, "gogen: %d problem(s); the goldens of the files concerned were not written\n", problems)
+		return 1
+	}
+	return 0
+}
+
+func runServe(args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	replays := fs.Int("replays", defaultReplays, "replays per case (at least 1); a difference is a generatorError")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *replays < 1 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	if err := serve(os.Stdin, os.Stdout, *replays); err != nil {
+		fmt.Fprintf(os.Stderr, "gogen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// moduleDir finds the gogen module directory: the source directory recorded
+// at build time (go run / go build from the module), else the working
+// directory if it holds gogen's go.mod.
+func moduleDir() (string, error) {
+	_, file, _, ok := runtime.Caller(0)
+	if ok && filepath.IsAbs(file) {
+		dir := filepath.Dir(file)
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+	}
+	wd, err := os.Getwd()
+	if err == nil {
+		if _, err := os.Stat(filepath.Join(wd, "go.mod")); err == nil && filepath.Base(wd) == "gogen" {
+			return wd, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find the gogen module directory")
+}

@@ -1,0 +1,112 @@
+//! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
+//! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json), one file per
+//! input, named by a hash of its bytes so reruns are idempotent.
+
+use serde_json::Value as Json;
+use smd_conformance::load_scenarios;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let Some(out) = std::env::args_os().nth(1).map(PathBuf::from) else {
+        eprintln!("usage: fuzz-seeds OUTPUT_DIR");
+        return ExitCode::from(2);
+    };
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files = Vec::new();
+    collect(&scenarios, &mut files);
+    let mut written = 0usize;
+    for file in files {
+        let scenario = match load_scenarios(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("fuzz-seeds: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for case in &scenario.cases {
+            for (target, bytes) in seeds(case) {
+                let dir = out.join(target);
+                let mut hasher = DefaultHasher::new();
+                bytes.hash(&mut hasher);
+                let path = dir.join(format!("{:016x}", hasher.finish()));
+                if let Err(e) =
+                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &bytes))
+                {
+                    eprintln!("fuzz-seeds: {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+                written += 1;
+            }
+        }
+    }
+    println!("fuzz-seeds: {written} seeds written to {}", out.display());
+    ExitCode::SUCCESS
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml") {
+            out.push(path);
+        }
+    }
+}
+
+/// The fuzz target each input of a case feeds, with its bytes.
+fn seeds(case: &Json) -> Vec<(&'static str, Vec<u8>)> {
+    let mut out = Vec::new();
+    let kind = case.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let op = case.get("op").and_then(Json::as_str).unwrap_or_default();
+    let input = case
+        .get("input")
+        .and_then(Json::as_str)
+        .map(|s| s.as_bytes().to_vec());
+    match (kind, op, input) {
+        ("fieldset", "parse", Some(bytes)) => out.push(("fieldsv1", bytes)),
+        ("pathElement", "parse", Some(bytes)) => out.push(("path_element", bytes)),
+        ("value", "parseYAML", Some(bytes)) => out.push(("yaml", bytes)),
+        ("value", "parseJSON", Some(bytes)) => out.push(("json", bytes)),
+        _ => {}
+    }
+    for name in ["a", "b", "set", "exclude"] {
+        if let Some(text) = case.get(name).and_then(Json::as_str) {
+            out.push(("fieldsv1", text.as_bytes().to_vec()));
+        }
+    }
+    walk_specs(case, &mut out);
+    out
+}
+
+/// Value specs and path-element strings anywhere in the case.
+fn walk_specs(j: &Json, out: &mut Vec<(&'static str, Vec<u8>)>) {
+    match j {
+        Json::Object(map) => {
+            if let Some(text) = map.get("yaml").and_then(Json::as_str) {
+                out.push(("yaml", text.as_bytes().to_vec()));
+            }
+            if let Some(text) = map.get("json").and_then(Json::as_str) {
+                out.push(("json", text.as_bytes().to_vec()));
+            }
+            map.values().for_each(|v| walk_specs(v, out));
+        }
+        Json::Array(items) => {
+            for item in items {
+                match item.as_str() {
+                    Some(text) if text.len() >= 2 && text.as_bytes()[1] == b':' => {
+                        out.push(("path_element", text.as_bytes().to_vec()));
+                    }
+                    _ => walk_specs(item, out),
+                }
+            }
+        }
+        _ => {}
+    }
+}

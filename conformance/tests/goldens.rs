@@ -1,0 +1,96 @@
+//! Replays every scenario under `conformance/scenarios` and compares smd's results with the
+//! goldens Go wrote. Every difference is reported, with the file, the case and the place in the
+//! result.
+
+use smd_conformance::{KNOWN_DEVIATIONS, compare, load_golden, load_scenarios, run_case};
+use std::path::{Path, PathBuf};
+
+fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            scenario_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_scenario_matches_its_golden() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenarios = root.join("scenarios");
+    let mut files = Vec::new();
+    scenario_files(&scenarios, &mut files);
+    assert!(
+        !files.is_empty(),
+        "no scenario files under {}",
+        scenarios.display()
+    );
+
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    let mut deviations = 0;
+    for file in &files {
+        let relative = file.strip_prefix(&scenarios).unwrap_or(file);
+        let golden_path = root.join("goldens").join(relative).with_extension("json");
+        let loaded = load_scenarios(file).and_then(|s| Ok((s, load_golden(&golden_path)?)));
+        let (scenario, golden) = match loaded {
+            Ok(pair) => pair,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        for case in &scenario.cases {
+            let name = case.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+            let Some(expected) = golden.get(name) else {
+                failures.push(format!(
+                    "{}: {name}: no golden (run conformance/regen)",
+                    relative.display()
+                ));
+                continue;
+            };
+            let diffs = match run_case(case) {
+                Ok(actual) => compare(case, expected, &actual),
+                Err(malformed) => vec![format!("malformed case: {malformed}")],
+            };
+            let relative_name = relative.to_string_lossy().replace('\\', "/");
+            let known = KNOWN_DEVIATIONS
+                .iter()
+                .any(|(f, c, _)| *f == relative_name && *c == name);
+            if known {
+                if diffs.is_empty() {
+                    failures.push(format!(
+                        "{relative_name}: {name}: listed as a known deviation but now agrees with Go: remove it from KNOWN_DEVIATIONS"
+                    ));
+                } else {
+                    deviations += 1;
+                }
+            } else if diffs.is_empty() {
+                passed += 1;
+            } else {
+                failures.push(format!(
+                    "{}: {name}:\n    {}",
+                    relative.display(),
+                    diffs.join("\n    ")
+                ));
+            }
+        }
+    }
+    println!(
+        "conformance: {passed} cases agree with Go, {deviations} known deviations, {} differ",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from Go:\n{}",
+        failures.len(),
+        failures.len() + passed + deviations,
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,238 @@
+//! Reading `fieldsV1` bytes, with Go's acceptance, leniency and partial results.
+//!
+//! The reader follows Go's control flow over json-iterator step by step (see `crate::json::read`
+//! for why): after an error Go keeps reading, and the set it returns next to the error holds
+//! whatever it read; smd returns the same set.
+
+use crate::element::{Key, KeyField, PathElement};
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::json::read::{Reader, SET_FROM_JSON_BUFFER};
+use crate::name::Name;
+use crate::set::Set;
+use crate::value::write_go_quoted;
+use std::sync::Arc;
+
+impl Set {
+    /// Reads a `fieldsV1` document (`null` is the empty set). Accepts and refuses exactly what
+    /// the API server does, with Go's leniency: element kinds it does not know (`x:…`) are
+    /// dropped with what lies below them, `"."` may hold anything, duplicate keys merge.
+    ///
+    /// ```
+    /// use smd_fieldpath::Set;
+    /// let set = Set::from_fields_v1(br#"{"f:b":{}, "f:a":{".":{}, "f:c":{}}}"#)?;
+    /// assert_eq!(set.to_fields_v1()?, br#"{"f:a":{".":{},"f:c":{}},"f:b":{}}"#);
+    /// assert!(Set::from_fields_v1(b"[]").is_err());
+    /// # Ok::<(), smd_fieldpath::Error>(())
+    /// ```
+    pub fn from_fields_v1(bytes: &[u8]) -> Result<Set> {
+        match Set::from_fields_v1_partial(bytes) {
+            (set, None) => Ok(set),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// Like [`Set::from_fields_v1`], and on failure also the part of the set that was read, as
+    /// Go's `Set.FromJSON` leaves it next to its error.
+    pub fn from_fields_v1_partial(bytes: &[u8]) -> (Set, Option<Error>) {
+        let mut reader = Reader::buffered(bytes, SET_FROM_JSON_BUFFER);
+        let (children, _) = read_node(&mut reader);
+        let set = children.unwrap_or_default();
+        let error = match reader.current_error() {
+            Some(error) => Some(error),
+            None => reader.expect_end().err(),
+        };
+        (set, error.map(|e| e.with_kind(ErrorKind::FieldsV1)))
+    }
+}
+
+impl PathElement {
+    /// Reads one serialized path element: `f:name`, `k:{"name":"a"}`, `v:80`, `i:3`.
+    ///
+    /// ```
+    /// use smd_fieldpath::PathElement;
+    /// let key = PathElement::from_fields_v1(br#"k:{"port":80,"name":"http"}"#)?;
+    /// assert_eq!(key.to_string(), r#"[name="http",port=80]"#);
+    /// assert_eq!(
+    ///     PathElement::from_fields_v1(b"i:x").unwrap_err().message(),
+    ///     r#"strconv.Atoi: parsing "x": invalid syntax"#
+    /// );
+    /// # Ok::<(), smd_fieldpath::Error>(())
+    /// ```
+    pub fn from_fields_v1(text: &[u8]) -> Result<PathElement> {
+        match parse_element(text) {
+            Ok(element) => Ok(element),
+            Err(Refusal::UnknownKind) => Err(element_error("unknown path element type".into())),
+            Err(Refusal::Invalid(error)) => Err(error),
+        }
+    }
+}
+
+/// Why a key is not a path element.
+enum Refusal {
+    /// A kind letter this version does not know: the key is dropped, not an error (Go's
+    /// `ErrUnknownPathElementType`, kept for forward compatibility).
+    UnknownKind,
+    Invalid(Error),
+}
+
+fn element_error(message: String) -> Error {
+    Error::new(ErrorKind::PathElement, message, Location::Unknown)
+}
+
+/// One node: its children (if any key made one) and whether the node itself is a member. A node
+/// with no children is a member whatever it says (`{}`, `null`, or only dropped keys).
+fn read_node(reader: &mut Reader<'_>) -> (Option<Set>, bool) {
+    let mut children: Option<Set> = None;
+    let mut member = false;
+    reader.read_map_cb(|reader, key| {
+        if *key == *b"." {
+            member = true;
+            reader.skip();
+            return true;
+        }
+        match parse_element(&key) {
+            Err(Refusal::UnknownKind) => reader.skip(),
+            Err(Refusal::Invalid(error)) => {
+                reader.report_nested("parsing key as path element", &error);
+                reader.skip();
+            }
+            Ok(element) => {
+                let (grandchildren, child_is_member) = read_node(reader);
+                if child_is_member {
+                    children.get_or_insert_default().insert_member(&element);
+                }
+                if let Some(grandchildren) = grandchildren {
+                    // A repeated key replaces what an earlier one put below it, as in Go.
+                    *children.get_or_insert_default().descend(&element) = grandchildren;
+                }
+            }
+        }
+        true
+    });
+    let member = member || children.is_none();
+    (children, member)
+}
+
+fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
+    let [kind, separator, rest @ ..] = text else {
+        return Err(Refusal::Invalid(element_error(
+            "key must be 2 characters long:".into(),
+        )));
+    };
+    if *separator != b':' {
+        return Err(Refusal::Invalid(element_error(format!(
+            "missing colon: {}",
+            String::from_utf8_lossy(text)
+        ))));
+    }
+    let invalid = |e: Error| Refusal::Invalid(e.with_kind(ErrorKind::PathElement));
+    match kind {
+        b'f' => Ok(PathElement::Field(Name::from_bytes(rest))),
+        b'v' => {
+            let mut reader = Reader::new(rest);
+            let value = reader.read_value();
+            if let Some(error) = reader.error() {
+                return Err(invalid(error.clone()));
+            }
+            reader.expect_end().map_err(invalid)?;
+            Ok(PathElement::Value(Arc::new(value)))
+        }
+        b'k' => {
+            let mut reader = Reader::new(rest);
+            let mut fields = Vec::new();
+            reader.read_object_cb(|reader, name| {
+                let value = reader.read_value();
+                if let Some(error) = reader.error().cloned() {
+                    reader.set_error(error);
+                    return false;
+                }
+                fields.push(KeyField {
+                    name: Name::from_bytes(&name),
+                    value,
+                });
+                true
+            });
+            reader.expect_end().map_err(invalid)?;
+            Ok(PathElement::Key(Key::new(fields)))
+        }
+        b'i' => atoi(rest).map(PathElement::Index).map_err(Refusal::Invalid),
+        _ => Err(Refusal::UnknownKind),
+    }
+}
+
+/// Go's `strconv.Atoi` on 64 bits: an optional sign, then decimal digits (leading zeros fine);
+/// refused at the first byte that is not a digit, or once the number overflows.
+fn atoi(text: &[u8]) -> std::result::Result<i64, Error> {
+    let fail = |why: &str| {
+        let mut quoted = String::new();
+        write_go_quoted(&mut quoted, &String::from_utf8_lossy(text));
+        element_error(format!("strconv.Atoi: parsing {quoted}: {why}"))
+    };
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() {
+        return Err(fail("invalid syntax"));
+    }
+    let mut magnitude: u64 = 0;
+    for &byte in digits {
+        if !byte.is_ascii_digit() {
+            return Err(fail("invalid syntax"));
+        }
+        magnitude = magnitude
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(u64::from(byte - b'0')))
+            .ok_or_else(|| fail("value out of range"))?;
+    }
+    let limit = if negative {
+        1u64 << 63
+    } else {
+        (1u64 << 63) - 1
+    };
+    if magnitude > limit {
+        return Err(fail("value out of range"));
+    }
+    Ok(if negative {
+        0i64.wrapping_sub_unsigned(magnitude)
+    } else {
+        magnitude as i64
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_to_the_limit_reads_and_past_it_is_a_limit_error() {
+        let deep = |levels: usize| {
+            let mut text = Vec::new();
+            for _ in 0..levels {
+                text.extend_from_slice(br#"{"f:a":"#);
+            }
+            text.extend_from_slice(b"{}");
+            text.extend(std::iter::repeat_n(b'}', levels));
+            text
+        };
+        let set = Set::from_fields_v1(&deep(crate::MAX_DEPTH - 2));
+        assert!(set.is_ok(), "{set:?}");
+        let error = Set::from_fields_v1(&deep(crate::MAX_DEPTH + 5)).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Limit);
+    }
+
+    #[test]
+    fn atoi_is_gos() {
+        assert_eq!(atoi(b"+007").ok(), Some(7));
+        assert_eq!(atoi(b"-9223372036854775808").ok(), Some(i64::MIN));
+        assert_eq!(
+            atoi(b"9223372036854775808").unwrap_err().message(),
+            r#"strconv.Atoi: parsing "9223372036854775808": value out of range"#
+        );
+        assert_eq!(
+            atoi(b" 1").unwrap_err().message(),
+            r#"strconv.Atoi: parsing " 1": invalid syntax"#
+        );
+    }
+}

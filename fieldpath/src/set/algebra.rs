@@ -1,0 +1,215 @@
+//! Set algebra: linear merges of the sorted members and children of two nodes.
+//!
+//! The semantics are Go's, including the parts that surprise: [`Set::difference`] only cancels
+//! members at the same depth (`{.a.b} − {.a}` is `{.a.b}`), [`Set::recursive_difference`] also
+//! drops everything below a member of the other set, and [`Set::intersection`] keeps only paths
+//! that are members of both (`{.a.b} ∩ {.a}` is empty).
+
+use super::Set;
+use crate::element::PathElement;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+type Child = (PathElement, Arc<Set>);
+
+impl Set {
+    /// Every path in either set.
+    pub fn union(&self, other: &Set) -> Set {
+        Set {
+            members: merge_members(&self.members, &other.members, Keep::Either),
+            children: union_children(&self.children, &other.children),
+        }
+    }
+
+    /// The paths that are members of both sets.
+    pub fn intersection(&self, other: &Set) -> Set {
+        let mut children = Vec::new();
+        for_each_pair(&self.children, &other.children, |pair| {
+            if let Pair::Both((element, a), (_, b)) = pair {
+                let both = a.intersection(b);
+                if !both.is_empty() {
+                    children.push((element.clone(), Arc::new(both)));
+                }
+            }
+        });
+        Set {
+            members: merge_members(&self.members, &other.members, Keep::Both),
+            children,
+        }
+    }
+
+    /// The paths of this set that are not members of `other` at the same place. A member of
+    /// `other` does not remove the paths below it; see [`Set::recursive_difference`].
+    pub fn difference(&self, other: &Set) -> Set {
+        let mut children = Vec::new();
+        for_each_pair(&self.children, &other.children, |pair| match pair {
+            Pair::Left(child) => children.push(child.clone()),
+            Pair::Both((element, a), (_, b)) => {
+                let rest = a.difference(b);
+                if !rest.is_empty() {
+                    children.push((element.clone(), Arc::new(rest)));
+                }
+            }
+            Pair::Right(_) => {}
+        });
+        Set {
+            members: merge_members(&self.members, &other.members, Keep::LeftOnly),
+            children,
+        }
+    }
+
+    /// Like [`Set::difference`], and also without every path that lies below a member of
+    /// `other`: removing `.spec` removes `.spec.replicas` too.
+    pub fn recursive_difference(&self, other: &Set) -> Set {
+        let mut children = Vec::new();
+        for_each_pair(&self.children, &other.children, |pair| match pair {
+            Pair::Left(child) => {
+                if !other.has_member(&child.0) {
+                    children.push(child.clone());
+                }
+            }
+            Pair::Both((element, a), (_, b)) => {
+                if !other.has_member(element) {
+                    let rest = a.recursive_difference(b);
+                    if !rest.is_empty() {
+                        children.push((element.clone(), Arc::new(rest)));
+                    }
+                }
+            }
+            Pair::Right(_) => {}
+        });
+        Set {
+            members: merge_members(&self.members, &other.members, Keep::LeftOnly),
+            children,
+        }
+    }
+
+    /// The members that have nothing below them: a member that is also a child node is dropped.
+    /// Child nodes are kept, with their own leaves.
+    pub fn leaves(&self) -> Set {
+        let mut members = Vec::with_capacity(self.members.len());
+        let mut children = self.children.iter().peekable();
+        for member in &self.members {
+            let mut is_parent = false;
+            while let Some((element, _)) = children.peek() {
+                match member.compare(element) {
+                    Ordering::Less => break,
+                    Ordering::Equal => {
+                        is_parent = true;
+                        children.next();
+                        break;
+                    }
+                    Ordering::Greater => {
+                        children.next();
+                    }
+                }
+            }
+            if !is_parent {
+                members.push(member.clone());
+            }
+        }
+        Set {
+            members,
+            children: self
+                .children
+                .iter()
+                .map(|(element, set)| (element.clone(), Arc::new(set.leaves())))
+                .collect(),
+        }
+    }
+}
+
+/// Which members of two sorted sequences a merge keeps.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    Either,
+    Both,
+    LeftOnly,
+}
+
+/// Merges two sorted member lists; where both have an element, the left one is kept.
+fn merge_members(left: &[PathElement], right: &[PathElement], keep: Keep) -> Vec<PathElement> {
+    let mut out = Vec::with_capacity(match keep {
+        Keep::Either => left.len() + right.len(),
+        Keep::Both => left.len().min(right.len()),
+        Keep::LeftOnly => left.len(),
+    });
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        match left[i].compare(&right[j]) {
+            Ordering::Less => {
+                if keep != Keep::Both {
+                    out.push(left[i].clone());
+                }
+                i += 1;
+            }
+            Ordering::Greater => {
+                if keep == Keep::Either {
+                    out.push(right[j].clone());
+                }
+                j += 1;
+            }
+            Ordering::Equal => {
+                if keep != Keep::LeftOnly {
+                    out.push(left[i].clone());
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if keep != Keep::Both {
+        out.extend_from_slice(&left[i..]);
+    }
+    if keep == Keep::Either {
+        out.extend_from_slice(&right[j..]);
+    }
+    out
+}
+
+fn union_children(left: &[Child], right: &[Child]) -> Vec<Child> {
+    let mut out = Vec::with_capacity(left.len().max(right.len()));
+    for_each_pair(left, right, |pair| match pair {
+        Pair::Left(child) | Pair::Right(child) => out.push(child.clone()),
+        Pair::Both((element, a), (_, b)) => {
+            let merged = if Arc::ptr_eq(a, b) {
+                a.clone()
+            } else {
+                Arc::new(a.union(b))
+            };
+            out.push((element.clone(), merged));
+        }
+    });
+    out
+}
+
+/// Where a child node of a merge comes from.
+enum Pair<'a> {
+    Left(&'a Child),
+    Right(&'a Child),
+    Both(&'a Child, &'a Child),
+}
+
+/// Walks two sorted child lists together, in order.
+fn for_each_pair<'a>(left: &'a [Child], right: &'a [Child], mut f: impl FnMut(Pair<'a>)) {
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        match left[i].0.compare(&right[j].0) {
+            Ordering::Less => {
+                f(Pair::Left(&left[i]));
+                i += 1;
+            }
+            Ordering::Greater => {
+                f(Pair::Right(&right[j]));
+                j += 1;
+            }
+            Ordering::Equal => {
+                f(Pair::Both(&left[i], &right[j]));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    left[i..].iter().for_each(|c| f(Pair::Left(c)));
+    right[j..].iter().for_each(|c| f(Pair::Right(c)));
+}
