@@ -2,7 +2,7 @@
 //! aliases copied, `<<` merged, keys made strings; nesting bounded.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use granit_parser::{Event, Marker, Parser, ScalarStyle, Span, StrInput, StructureStyle, Tag};
 
@@ -38,11 +38,10 @@ pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Resul
     };
     let mut index = 0;
     loop {
-        if let Some((at, _)) = &failure {
-            if *at == index {
-                if let Some((_, e)) = failure.take() {
-                    return Err(e);
-                }
+        // Where the first pass found the document to fail, stop before copying anything.
+        if failure.as_ref().is_some_and(|(at, _)| *at == index) {
+            if let Some((_, e)) = failure.take() {
+                return Err(e);
             }
         }
         index += 1;
@@ -124,7 +123,7 @@ struct Builder<'t> {
     stack: Vec<Frame>,
     root: Option<Value>,
     /// The anchors that some alias uses (found by the first pass); others are not kept.
-    used: std::collections::HashSet<usize>,
+    used: HashSet<usize>,
     anchors: HashMap<usize, Slot>,
 }
 
