@@ -310,12 +310,11 @@ impl Builder<'_> {
             }
             Content::Map { map, key } => match std::mem::replace(key, Key::Expected) {
                 Key::Expected => match resolve::key_text(node.value) {
-                    Some(text) => *key = Key::Is(text),
-                    // Collections are refused when they start; this is for completeness.
-                    None => {
+                    Ok(text) => *key = Key::Is(text),
+                    Err(why) => {
                         return Err(Error::new(
                             ErrorKind::Yaml,
-                            "invalid map key: a list or a map cannot be a map key",
+                            why,
                             syntax::location(self.text, &node.start),
                         ));
                     }

@@ -54,8 +54,8 @@
 //!   them); Kubernetes' sigs.k8s.io/yaml turns them into strings, and so does this reader: an
 //!   int key is its decimal text (`0x10: a` has the key `"16"`), a boolean `"true"` or
 //!   `"false"` (so `on: x` has the key `"true"`), a float Go's `FormatFloat(f, 'g', -1, 32)`
-//!   (`1.5`, `1e+06`; `.inf`, `-.inf`, `.nan`), and null the key `"null"` (which
-//!   sigs.k8s.io/yaml refuses). A map or a list as a key is an error.
+//!   (`1.5`, `1e+06`; `.inf`, `-.inf`, `.nan`). A null key (`~: x`, `null: x`, `: x`) is an
+//!   error, as sigs.k8s.io/yaml refuses it, and so is a map or a list as a key.
 //! * **Duplicate keys**: the last value wins, as yaml.v2 sets the Go map entry again; the key
 //!   keeps the place of its first occurrence. Keys that are equal once made strings (`1` and
 //!   `"1"`) are duplicates.
