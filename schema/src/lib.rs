@@ -66,7 +66,9 @@
 #![deny(missing_docs)]
 
 mod error;
+pub mod gvk;
 mod model;
+pub mod openapi;
 mod schema;
 mod yaml;
 

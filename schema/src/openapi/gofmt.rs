@@ -1,0 +1,118 @@
+//! Go's `fmt` texts of the `interface{}` values Go's JSON reader makes (nil, bool, float64,
+//! string, `[]interface{}`, `map[string]interface{}`), as `schemaconv` prints them in messages
+//! with `%v` and `%#v`. `fmt` sorts map keys, so both texts are deterministic.
+
+use smd_fieldpath::Value;
+
+/// `%v`: `<nil>`, `1e+21`, `a b`, `[set]`, `map[a:x b:2]`.
+pub(crate) fn plain(v: &Value) -> String {
+    let mut out = String::new();
+    write_plain(&mut out, v);
+    out
+}
+
+/// `%#v`: `<nil>` for nil itself, `"name"`, `[]interface {}{"a", 1}`,
+/// `map[string]interface {}{"k":interface {}(nil)}`.
+pub(crate) fn go_syntax(v: &Value) -> String {
+    if v.is_null() {
+        return "<nil>".into();
+    }
+    let mut out = String::new();
+    write_go_syntax(&mut out, v);
+    out
+}
+
+fn write_plain(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("<nil>"),
+        Value::String(s) => out.push_str(s),
+        Value::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_plain(out, item);
+            }
+            out.push(']');
+        }
+        Value::Map(m) => {
+            out.push_str("map[");
+            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                write_plain(out, item);
+            }
+            out.push(']');
+        }
+        // Booleans and numbers print as Go's `%v` (value.ToString prints them alike).
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn write_go_syntax(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("interface {}(nil)"),
+        Value::List(items) => {
+            out.push_str("[]interface {}{");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_go_syntax(out, item);
+            }
+            out.push('}');
+        }
+        Value::Map(m) => {
+            out.push_str("map[string]interface {}{");
+            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&Value::from(k).to_string());
+                out.push(':');
+                write_go_syntax(out, item);
+            }
+            out.push('}');
+        }
+        // Strings are `%q`, booleans and numbers `%v`: value.ToString prints them alike.
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn sorted(m: &smd_fieldpath::Map) -> Vec<(&str, &Value)> {
+    let mut entries: Vec<(&str, &Value)> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn json(text: &str) -> Value {
+        super::super::node::Node::from_json(text.as_bytes())
+            .unwrap()
+            .to_value()
+    }
+
+    #[test]
+    fn texts_are_gos() {
+        // Texts observed from Go (conformance/goldens/openapi/lists.json).
+        assert_eq!(plain(&json("{\"b\": 2, \"a\": \"x y\"}")), "map[a:x y b:2]");
+        assert_eq!(plain(&json("1e21")), "1e+21");
+        assert_eq!(plain(&json("[\"set\"]")), "[set]");
+        assert_eq!(plain(&json("null")), "<nil>");
+        assert_eq!(
+            go_syntax(&json("{\"k\": [1, \"x\", true, null]}")),
+            "map[string]interface {}{\"k\":[]interface {}{1, \"x\", true, interface {}(nil)}}"
+        );
+        assert_eq!(go_syntax(&json("\"name\"")), "\"name\"");
+        assert_eq!(go_syntax(&json("1.5")), "1.5");
+        assert_eq!(go_syntax(&json("null")), "<nil>");
+    }
+}

@@ -1,0 +1,177 @@
+//! A JSON tree as kube-openapi's JSON reader sees it: duplicate member names are refused (Go's
+//! `go-json-experiment` decoder refuses them anywhere in a document), numbers keep whether they
+//! were written as integers, and nesting is bounded by `serde_json`'s recursion limit (128).
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use smd_fieldpath::Value;
+
+/// A JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    Null,
+    Bool(bool),
+    /// A number written with integer syntax that fits an `i64`.
+    Int(i64),
+    /// A number written with integer syntax beyond `i64` (but within `u64`).
+    UInt(u64),
+    /// Any other number.
+    Float(f64),
+    Str(String),
+    Arr(Vec<Node>),
+    /// Members in document order, names unique.
+    Obj(Vec<(String, Node)>),
+}
+
+impl Node {
+    /// Reads one JSON document (trailing whitespace only).
+    pub(crate) fn from_json(bytes: &[u8]) -> Result<Node, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let node = NodeSeed.deserialize(&mut de)?;
+        de.end()?;
+        Ok(node)
+    }
+
+    /// Converts a value read from YAML, as `sigs.k8s.io/yaml` turns YAML into JSON for Go:
+    /// non-finite floats have no JSON form and are refused.
+    pub(crate) fn from_value(v: &Value, depth: usize) -> Result<Node, String> {
+        if depth > 128 {
+            return Err("nested too deeply".into());
+        }
+        Ok(match v {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Int(i) => Node::Int(*i),
+            Value::Float(f) if f.is_finite() => Node::Float(*f),
+            Value::Float(f) => return Err(format!("the number {f} has no JSON form")),
+            Value::String(s) => Node::Str(s.clone()),
+            Value::List(items) => Node::Arr(
+                items
+                    .iter()
+                    .map(|i| Node::from_value(i, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Value::Map(m) => Node::Obj(
+                m.iter()
+                    .map(|(k, v)| Ok((k.to_owned(), Node::from_value(v, depth + 1)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+        })
+    }
+
+    /// The kind of JSON value, as Go's decoder names it in messages.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Int(_) | Node::UInt(_) | Node::Float(_) => "number",
+            Node::Str(_) => "string",
+            Node::Arr(_) => "array",
+            Node::Obj(_) => "object",
+        }
+    }
+
+    /// The value Go's decoder makes of this node in an `interface{}`: every number a float64.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::Int(i) => Value::Float(*i as f64),
+            Node::UInt(u) => Value::Float(*u as f64),
+            Node::Float(f) => Value::Float(*f),
+            Node::Str(s) => Value::String(s.clone()),
+            Node::Arr(items) => Value::List(items.iter().map(Node::to_value).collect()),
+            Node::Obj(members) => {
+                let mut m = smd_fieldpath::Map::with_capacity(members.len());
+                for (k, v) in members {
+                    m.insert(k.clone(), v.to_value());
+                }
+                Value::Map(m)
+            }
+        }
+    }
+}
+
+struct NodeSeed;
+
+impl<'de> DeserializeSeed<'de> for NodeSeed {
+    type Value = Node;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        Ok(Node::Int(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        Ok(i64::try_from(v).map_or(Node::UInt(v), Node::Int))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+        Ok(Node::Float(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Str(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Node, E> {
+        Ok(Node::Str(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(NodeSeed)? {
+            items.push(item);
+        }
+        Ok(Node::Arr(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut members: Vec<(String, Node)> = Vec::new();
+        let mut seen: Option<HashSet<String>> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            // Small objects are checked by a scan, large ones through a set.
+            let duplicate = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None if members.len() < 16 => members.iter().any(|(k, _)| *k == key),
+                None => {
+                    let mut set: HashSet<String> = members.iter().map(|(k, _)| k.clone()).collect();
+                    let duplicate = !set.insert(key.clone());
+                    seen = Some(set);
+                    duplicate
+                }
+            };
+            if duplicate {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate object member name {key:?}"
+                )));
+            }
+            let value = map.next_value_seed(NodeSeed)?;
+            members.push((key, value));
+        }
+        Ok(Node::Obj(members))
+    }
+}

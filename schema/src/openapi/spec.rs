@@ -1,0 +1,318 @@
+//! OpenAPI schema objects as kube-openapi's `spec.Schema` holds them after Go's strict JSON
+//! reader: the parts `schemaconv` reads, and a check of every other part's JSON type (Go
+//! refuses a document whose `maxLength` is `1.5` or whose `allOf` is an object).
+
+use smd_fieldpath::Value;
+
+use super::error::ReadError;
+use super::node::Node;
+use super::reference;
+
+/// One schema object.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SpecSchema {
+    /// The `$ref`, normalized as Go's `Ref.String()` prints it; empty when there is none.
+    pub(crate) reference: String,
+    /// The first `type` (Go keeps a list; only the first counts), empty when there is none.
+    pub(crate) ty: String,
+    pub(crate) format: String,
+    pub(crate) nullable: bool,
+    /// The `default`, every number a float64 (absent or null: none).
+    pub(crate) default: Option<Value>,
+    /// `items`: `None` when absent or null; `Some(None)` when present but not one schema
+    /// object (a list of schemas, or any other JSON value).
+    pub(crate) items: Option<Option<Box<SpecSchema>>>,
+    pub(crate) all_of: Vec<SpecSchema>,
+    /// `properties`, in document order (Go keeps a map; the names are unique).
+    pub(crate) properties: Vec<(String, SpecSchema)>,
+    pub(crate) additional_properties: Option<Additional>,
+    pub(crate) extensions: Extensions,
+}
+
+/// `additionalProperties`: a schema (which also means "allowed") or a boolean.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Additional {
+    Schema(Box<SpecSchema>),
+    Allows(bool),
+}
+
+/// The extensions `schemaconv` and the type converter read, as Go holds them (`interface{}`
+/// values; a JSON null is a present nil). Keys are case-sensitive, as in Go's lookups.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Extensions {
+    pub(crate) preserve_unknown_fields: Option<Value>,
+    pub(crate) list_type: Option<Value>,
+    pub(crate) list_map_keys: Option<Value>,
+    pub(crate) map_type: Option<Value>,
+    pub(crate) patch_strategy: Option<Value>,
+    pub(crate) patch_merge_key: Option<Value>,
+    pub(crate) group_version_kind: Option<Value>,
+}
+
+/// Reads schema objects, keeping the JSON pointer of the node at hand for messages.
+pub(crate) struct Reader {
+    path: Vec<String>,
+}
+
+impl Reader {
+    pub(crate) fn new() -> Reader {
+        Reader { path: Vec::new() }
+    }
+
+    /// The JSON pointer (as a URI fragment) of the node at hand.
+    pub(crate) fn pointer(&self) -> String {
+        pointer(&self.path)
+    }
+
+    fn error(&self, message: impl Into<String>) -> ReadError {
+        ReadError::new(self.pointer(), message.into())
+    }
+
+    fn wrong(&self, node: &Node, expected: &str) -> ReadError {
+        self.error(format!("expected {expected}, got a JSON {}", node.kind()))
+    }
+
+    pub(crate) fn at<T>(
+        &mut self,
+        segment: &str,
+        f: impl FnOnce(&mut Reader) -> Result<T, ReadError>,
+    ) -> Result<T, ReadError> {
+        self.path.push(segment.to_owned());
+        let result = f(self);
+        self.path.pop();
+        result
+    }
+
+    /// A map of schemas (`definitions`, `properties`): null is an empty map; a null member is
+    /// an empty schema, unless `null_members` refuses it (`components.schemas` holds pointers,
+    /// and Go's converter dereferences them).
+    pub(crate) fn schema_map(
+        &mut self,
+        node: &Node,
+        null_members: bool,
+    ) -> Result<Vec<(String, SpecSchema)>, ReadError> {
+        match node {
+            Node::Null => Ok(Vec::new()),
+            Node::Obj(members) => {
+                let mut out = Vec::with_capacity(members.len());
+                for (name, member) in members {
+                    let s = self.at(name, |r| {
+                        if !null_members && *member == Node::Null {
+                            return Err(r.error(
+                                "a null schema (Go's converter dereferences it and panics)",
+                            ));
+                        }
+                        r.schema(member)
+                    })?;
+                    out.push((name.clone(), s));
+                }
+                Ok(out)
+            }
+            other => Err(self.wrong(other, "an object of schemas")),
+        }
+    }
+
+    /// A schema object; null is the empty schema.
+    pub(crate) fn schema(&mut self, node: &Node) -> Result<SpecSchema, ReadError> {
+        let members = match node {
+            Node::Null => return Ok(SpecSchema::default()),
+            Node::Obj(members) => members,
+            other => return Err(self.wrong(other, "a schema object")),
+        };
+        let mut s = SpecSchema::default();
+        for (key, value) in members {
+            self.at(key, |r| r.member(&mut s, key, value))?;
+        }
+        Ok(s)
+    }
+
+    fn member(&mut self, s: &mut SpecSchema, key: &str, value: &Node) -> Result<(), ReadError> {
+        match key {
+            "$ref" => {
+                if let Node::Str(text) = value {
+                    s.reference = reference::normalize(text).map_err(|e| self.error(e))?;
+                }
+            }
+            "type" => {
+                s.ty = match value {
+                    Node::Null => String::new(),
+                    Node::Str(t) => t.clone(),
+                    Node::Arr(items) => {
+                        let mut first = None;
+                        for (i, item) in items.iter().enumerate() {
+                            let t = self.at(&i.to_string(), |r| r.string(item))?;
+                            first.get_or_insert(t);
+                        }
+                        first.unwrap_or_default()
+                    }
+                    other => return Err(self.wrong(other, "a string or an array of strings")),
+                }
+            }
+            "format" => s.format = self.string(value)?,
+            "nullable" => s.nullable = self.boolean(value)?,
+            "default" => s.default = (*value != Node::Null).then(|| value.to_value()),
+            "items" => {
+                s.items = match value {
+                    Node::Null => None,
+                    Node::Obj(_) => Some(Some(Box::new(self.schema(value)?))),
+                    Node::Arr(_) => {
+                        self.schema_list(value)?;
+                        Some(None)
+                    }
+                    _ => Some(None),
+                }
+            }
+            "allOf" => s.all_of = self.schema_list(value)?,
+            "oneOf" | "anyOf" => {
+                self.schema_list(value)?;
+            }
+            "not" => {
+                self.schema(value)?;
+            }
+            "properties" => s.properties = self.schema_map(value, true)?,
+            "patternProperties" | "definitions" => {
+                self.schema_map(value, true)?;
+            }
+            "additionalProperties" => s.additional_properties = self.schema_or_bool(value)?,
+            "additionalItems" => {
+                self.schema_or_bool(value)?;
+            }
+            "dependencies" => self.dependencies(value)?,
+            "id" | "description" | "title" | "pattern" | "discriminator" => {
+                self.string(value)?;
+            }
+            "exclusiveMaximum" | "exclusiveMinimum" | "uniqueItems" | "readOnly" => {
+                self.boolean(value)?;
+            }
+            "maximum" | "minimum" | "multipleOf" => match value {
+                Node::Null | Node::Int(_) | Node::UInt(_) | Node::Float(_) => {}
+                other => return Err(self.wrong(other, "a number")),
+            },
+            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties"
+            | "minProperties" => match value {
+                Node::Null | Node::Int(_) => {}
+                Node::UInt(_) | Node::Float(_) => {
+                    return Err(self.error("expected an integer within int64"));
+                }
+                other => return Err(self.wrong(other, "an integer")),
+            },
+            "enum" => match value {
+                Node::Null | Node::Arr(_) => {}
+                other => return Err(self.wrong(other, "an array")),
+            },
+            "required" => self.strings(value)?,
+            "externalDocs" => match value {
+                Node::Null => {}
+                Node::Obj(members) => {
+                    for (k, v) in members {
+                        if k == "description" || k == "url" {
+                            self.at(k, |r| r.string(v))?;
+                        }
+                    }
+                }
+                other => return Err(self.wrong(other, "an object")),
+            },
+            "x-kubernetes-preserve-unknown-fields" => {
+                s.extensions.preserve_unknown_fields = Some(value.to_value());
+            }
+            "x-kubernetes-list-type" => s.extensions.list_type = Some(value.to_value()),
+            "x-kubernetes-list-map-keys" => s.extensions.list_map_keys = Some(value.to_value()),
+            "x-kubernetes-map-type" => s.extensions.map_type = Some(value.to_value()),
+            "x-kubernetes-patch-strategy" => s.extensions.patch_strategy = Some(value.to_value()),
+            "x-kubernetes-patch-merge-key" => {
+                s.extensions.patch_merge_key = Some(value.to_value());
+            }
+            "x-kubernetes-group-version-kind" => {
+                s.extensions.group_version_kind = Some(value.to_value());
+            }
+            // Everything else (example, $schema, xml, other extensions) may be any JSON.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, node: &Node) -> Result<String, ReadError> {
+        match node {
+            Node::Null => Ok(String::new()),
+            Node::Str(s) => Ok(s.clone()),
+            other => Err(self.wrong(other, "a string")),
+        }
+    }
+
+    fn boolean(&mut self, node: &Node) -> Result<bool, ReadError> {
+        match node {
+            Node::Null => Ok(false),
+            Node::Bool(b) => Ok(*b),
+            other => Err(self.wrong(other, "a boolean")),
+        }
+    }
+
+    fn strings(&mut self, node: &Node) -> Result<(), ReadError> {
+        match node {
+            Node::Null => Ok(()),
+            Node::Arr(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.at(&i.to_string(), |r| r.string(item))?;
+                }
+                Ok(())
+            }
+            other => Err(self.wrong(other, "an array of strings")),
+        }
+    }
+
+    fn schema_list(&mut self, node: &Node) -> Result<Vec<SpecSchema>, ReadError> {
+        match node {
+            Node::Null => Ok(Vec::new()),
+            Node::Arr(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(self.at(&i.to_string(), |r| r.schema(item))?);
+                }
+                Ok(out)
+            }
+            other => Err(self.wrong(other, "an array of schemas")),
+        }
+    }
+
+    fn schema_or_bool(&mut self, node: &Node) -> Result<Option<Additional>, ReadError> {
+        match node {
+            Node::Null => Ok(None),
+            Node::Bool(b) => Ok(Some(Additional::Allows(*b))),
+            Node::Obj(_) => Ok(Some(Additional::Schema(Box::new(self.schema(node)?)))),
+            other => Err(self.wrong(other, "a schema object or a boolean")),
+        }
+    }
+
+    fn dependencies(&mut self, node: &Node) -> Result<(), ReadError> {
+        match node {
+            Node::Null => Ok(()),
+            Node::Obj(members) => {
+                for (k, v) in members {
+                    self.at(k, |r| match v {
+                        Node::Obj(_) => r.schema(v).map(drop),
+                        Node::Arr(_) => r.strings(v),
+                        _ => Ok(()),
+                    })?;
+                }
+                Ok(())
+            }
+            other => Err(self.wrong(other, "an object")),
+        }
+    }
+}
+
+/// A JSON pointer as a URI fragment: `#/definitions/io.k8s.api.core.v1.Pod/properties/spec`.
+pub(crate) fn pointer(path: &[String]) -> String {
+    let mut out = String::from("#");
+    for segment in path {
+        out.push('/');
+        for c in segment.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    }
+    out
+}
