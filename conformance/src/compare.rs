@@ -8,6 +8,14 @@ const ERROR_KEYS: [&str; 4] = ["error", "jsonError", "serializeError", "partialE
 /// The differences between Go's result (`expected`) and smd's (`actual`) for `case`, one line
 /// each; empty when they agree.
 pub fn compare(case: &Json, expected: &Json, actual: &Json) -> Vec<String> {
+    if case.get("kind").and_then(Json::as_str) == Some("openapi") {
+        return crate::openapi_ops::compare(case, expected, actual);
+    }
+    compare_plain(case, expected, actual)
+}
+
+/// [`compare`] for every kind but `openapi`, and for `openapi` results that are not schemas.
+pub(crate) fn compare_plain(case: &Json, expected: &Json, actual: &Json) -> Vec<String> {
     let mut diffs = Vec::new();
     if expected.get("panic").is_some() || contains_uint64(expected) {
         // Go panicked, or produced a value Go's own value package cannot use: smd must refuse.

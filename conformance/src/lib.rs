@@ -10,6 +10,7 @@ mod canonical;
 mod compare;
 mod fieldset;
 mod inputs;
+pub mod openapi_ops;
 mod scenario;
 mod value_ops;
 
@@ -37,6 +38,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "pathElement" => value_ops::run_path_element(op, case),
         "path" => value_ops::run_path(op, case),
         "fieldset" => fieldset::run(op, case),
+        "openapi" => openapi_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {

@@ -2,6 +2,7 @@
 //! goldens Go wrote. Every difference is reported, with the file, the case and the place in the
 //! result.
 
+use smd_conformance::openapi_ops::type_counts;
 use smd_conformance::{KNOWN_DEVIATIONS, compare, load_golden, load_scenarios, run_case};
 use std::path::{Path, PathBuf};
 
@@ -35,6 +36,7 @@ fn every_scenario_matches_its_golden() {
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut deviations = 0;
+    let mut types: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for file in &files {
         let relative = file.strip_prefix(&scenarios).unwrap_or(file);
         let golden_path = root.join("goldens").join(relative).with_extension("json");
@@ -55,11 +57,25 @@ fn every_scenario_matches_its_golden() {
                 ));
                 continue;
             };
+            let relative_name = relative.to_string_lossy().replace('\\', "/");
             let diffs = match run_case(case) {
-                Ok(actual) => compare(case, expected, &actual),
+                Ok(actual) => {
+                    if let Some((same, total)) = type_counts(expected, &actual) {
+                        let group = if relative_name.starts_with("openapi/kubernetes/v2") {
+                            "Kubernetes v2 spec"
+                        } else if relative_name.starts_with("openapi/kubernetes/v3/") {
+                            "Kubernetes v3 documents"
+                        } else {
+                            "other OpenAPI scenarios"
+                        };
+                        let counts = types.entry(group).or_insert((0, 0));
+                        counts.0 += same;
+                        counts.1 += total;
+                    }
+                    compare(case, expected, &actual)
+                }
                 Err(malformed) => vec![format!("malformed case: {malformed}")],
             };
-            let relative_name = relative.to_string_lossy().replace('\\', "/");
             let known = KNOWN_DEVIATIONS
                 .iter()
                 .any(|(f, c, _)| *f == relative_name && *c == name);
@@ -81,6 +97,9 @@ fn every_scenario_matches_its_golden() {
                 ));
             }
         }
+    }
+    for (group, (same, total)) in &types {
+        println!("conformance: {group}: {same} of {total} types converted identically");
     }
     println!(
         "conformance: {passed} cases agree with Go, {deviations} known deviations, {} differ",
