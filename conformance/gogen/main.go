@@ -22,6 +22,9 @@ const usage = `usage:
       (defaults: ../scenarios and ../goldens, relative to the gogen module directory)
   gogen serve [--replays N]
       read one case per stdin line (JSON), write one result per stdout line
+  gogen embed [--out DIR]
+      write the Kubernetes v1.37 built-in schema smd embeds
+      (default ../../schema/src/kubernetes, relative to the gogen module directory)
 `
 
 func main() {
@@ -34,6 +37,8 @@ func main() {
 		os.Exit(runGenerate(os.Args[2:]))
 	case "serve":
 		os.Exit(runServe(os.Args[2:]))
+	case "embed":
+		os.Exit(runEmbed(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

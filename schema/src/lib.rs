@@ -63,10 +63,18 @@
 //! # Ok::<(), smd_schema::Error>(())
 //! ```
 
+//! OpenAPI v2 and v3 documents convert to schemas exactly as the Kubernetes API server
+//! converts them ([`openapi`]), types are found by `apiVersion` and `kind` ([`gvk`]), and the
+//! schema of every Kubernetes 1.37 built-in type is embedded ([`kubernetes::v1_37`]). That
+//! schema comes from the published OpenAPI spec, which is generated with every alpha and beta
+//! API on; to match a cluster exactly, convert the documents it serves
+//! (`kubectl get --raw /openapi/v3/apis/apps/v1`) instead.
+
 #![deny(missing_docs)]
 
 mod error;
 pub mod gvk;
+pub mod kubernetes;
 mod model;
 pub mod openapi;
 mod schema;
