@@ -92,3 +92,13 @@ impl Schema {
         yaml::to_string(self)
     }
 }
+
+impl TypeRef {
+    /// Reads a type reference written as in SMD's schema YAML
+    /// (`{namedType: io.k8s.api.core.v1.Pod}`, `{list: {elementType: {scalar: string}}}`),
+    /// checked as the schema of schemas checks one inside a schema. The reference is not bound
+    /// to any schema: [`Schema::resolve`] looks its name up.
+    pub fn from_yaml(text: &str) -> Result<TypeRef> {
+        yaml::type_ref_from_str(text)
+    }
+}

@@ -18,24 +18,38 @@ use crate::schema::Schema;
 
 /// Reads a schema from its YAML text, checking it as Go's `typed.NewParser` does.
 pub(crate) fn from_str(text: &str) -> Result<Schema> {
-    // yaml.Unmarshal decodes the first document of the stream and never looks at the rest.
-    let document = match smd_fieldpath::yaml::Documents::new(text).next() {
-        None => Value::Null,
-        Some(Ok(document)) => document.value,
-        Some(Err(e)) => return Err(Error::from_yaml(e)),
-    };
-    from_value(&document)
+    from_value(&first_document(text)?)
 }
 
 /// Reads a schema from a decoded YAML document.
 pub(crate) fn from_value(document: &Value) -> Result<Schema> {
+    read(document, Reader::schema).map(Schema::new)
+}
+
+/// Reads a type reference (`{namedType: x, elementRelationship: atomic}`) from its YAML text,
+/// checked as the schema of schemas checks one inside a schema.
+pub(crate) fn type_ref_from_str(text: &str) -> Result<TypeRef> {
+    let document = first_document(text)?;
+    read(&document, Reader::type_ref)
+}
+
+fn first_document(text: &str) -> Result<Value> {
+    // yaml.Unmarshal decodes the first document of the stream and never looks at the rest.
+    match smd_fieldpath::yaml::Documents::new(text).next() {
+        None => Ok(Value::Null),
+        Some(Ok(document)) => Ok(document.value),
+        Some(Err(e)) => Err(Error::from_yaml(e)),
+    }
+}
+
+fn read<T>(document: &Value, part: impl FnOnce(&mut Reader, &Value) -> T) -> Result<T> {
     let mut reader = Reader {
         path: String::new(),
         problems: Vec::new(),
     };
-    let types = reader.schema(document);
+    let out = part(&mut reader, document);
     if reader.problems.is_empty() {
-        Ok(Schema::new(types))
+        Ok(out)
     } else {
         Err(Error::invalid(reader.problems))
     }
