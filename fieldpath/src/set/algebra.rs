@@ -87,35 +87,54 @@ impl Set {
     /// The members that have nothing below them: a member that is also a child node is dropped.
     /// Child nodes are kept, with their own leaves.
     pub fn leaves(&self) -> Set {
-        let mut members = Vec::with_capacity(self.members.len());
+        self.changed_leaves().unwrap_or_else(|| self.clone())
+    }
+
+    /// Each member with whether it is also a child node (one merge walk over both sorted lists).
+    fn members_marking_parents(&self) -> impl Iterator<Item = (&PathElement, bool)> {
         let mut children = self.children.iter().peekable();
-        for member in &self.members {
-            let mut is_parent = false;
+        self.members.iter().map(move |member| {
             while let Some((element, _)) = children.peek() {
                 match member.compare(element) {
                     Ordering::Less => break,
-                    Ordering::Equal => {
-                        is_parent = true;
-                        children.next();
-                        break;
-                    }
+                    Ordering::Equal => return (member, true),
                     Ordering::Greater => {
                         children.next();
                     }
                 }
             }
-            if !is_parent {
-                members.push(member.clone());
+            (member, false)
+        })
+    }
+
+    /// The leaves of this node, or `None` when they are the node itself, so that unchanged
+    /// subtrees are shared rather than rebuilt.
+    fn changed_leaves(&self) -> Option<Set> {
+        let mut children: Option<Vec<Child>> = None;
+        for (at, (element, set)) in self.children.iter().enumerate() {
+            match set.changed_leaves() {
+                Some(leaves) => children
+                    .get_or_insert_with(|| self.children[..at].to_vec())
+                    .push((element.clone(), Arc::new(leaves))),
+                None => {
+                    if let Some(children) = &mut children {
+                        children.push((element.clone(), set.clone()));
+                    }
+                }
             }
         }
-        Set {
-            members,
-            children: self
-                .children
-                .iter()
-                .map(|(element, set)| (element.clone(), Arc::new(set.leaves())))
-                .collect(),
+        if children.is_none() && !self.members_marking_parents().any(|(_, parent)| parent) {
+            return None;
         }
+        let members = self
+            .members_marking_parents()
+            .filter(|(_, parent)| !parent)
+            .map(|(member, _)| member.clone())
+            .collect();
+        Some(Set {
+            members,
+            children: children.unwrap_or_else(|| self.children.clone()),
+        })
     }
 }
 

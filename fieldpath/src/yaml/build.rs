@@ -2,9 +2,9 @@
 //! aliases copied, `<<` merged, keys made strings; nesting bounded.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use granit_parser::{Event, Marker, Parser, ScalarStyle, Span, StrInput, Tag};
+use granit_parser::{Event, Marker, Parser, ScalarStyle, Span, StrInput, StructureStyle, Tag};
 
 use super::plan::{self, Plan};
 use super::resolve::{self, TagKind};
@@ -38,11 +38,10 @@ pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Resul
     };
     let mut index = 0;
     loop {
-        if let Some((at, _)) = &failure {
-            if *at == index {
-                if let Some((_, e)) = failure.take() {
-                    return Err(e);
-                }
+        // Where the first pass found the document to fail, stop before copying anything.
+        if failure.as_ref().is_some_and(|(at, _)| *at == index) {
+            if let Some((_, e)) = failure.take() {
+                return Err(e);
             }
         }
         index += 1;
@@ -61,8 +60,12 @@ pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Resul
             Event::Scalar(value, style, anchor, tag) => {
                 builder.scalar(value, style, anchor, tag.as_deref(), &span)?;
             }
-            Event::SequenceStart(_, anchor, _) => builder.open(anchor, false, &span)?,
-            Event::MappingStart(_, anchor, _) => builder.open(anchor, true, &span)?,
+            Event::SequenceStart(style, anchor, _) => {
+                builder.open(anchor, false, style == StructureStyle::Flow, &span)?;
+            }
+            Event::MappingStart(style, anchor, _) => {
+                builder.open(anchor, true, style == StructureStyle::Flow, &span)?;
+            }
             Event::SequenceEnd | Event::MappingEnd => builder.close()?,
             Event::Alias(id) => builder.alias(id, &span)?,
             Event::UnresolvedAlias(name) => return Err(plan::unknown_anchor(text, &span, &name)),
@@ -86,6 +89,8 @@ struct Node {
 struct Frame {
     anchor: usize,
     start: Marker,
+    /// A flow collection (`[…]`, `{…}`).
+    flow: bool,
     content: Content,
     merge_list: bool,
 }
@@ -118,7 +123,7 @@ struct Builder<'t> {
     stack: Vec<Frame>,
     root: Option<Value>,
     /// The anchors that some alias uses (found by the first pass); others are not kept.
-    used: std::collections::HashSet<usize>,
+    used: HashSet<usize>,
     anchors: HashMap<usize, Slot>,
 }
 
@@ -152,6 +157,9 @@ impl Builder<'_> {
         if style == ScalarStyle::DoubleQuoted {
             compat::check_escapes(self.text, span)?;
         }
+        if self.in_block() && !span.is_empty() {
+            compat::check_tab_before(self.text, span)?;
+        }
         if self.expects_key() && span.is_empty() && tag == TagKind::None && anchor == 0 {
             let started_here = self
                 .stack
@@ -181,7 +189,15 @@ impl Builder<'_> {
         })
     }
 
-    fn open(&mut self, anchor: usize, map: bool, span: &Span) -> Result<()> {
+    /// Whether the next node is in block context.
+    fn in_block(&self) -> bool {
+        !self.stack.last().is_some_and(|top| top.flow)
+    }
+
+    fn open(&mut self, anchor: usize, map: bool, flow: bool, span: &Span) -> Result<()> {
+        if self.in_block() {
+            compat::check_tab_before(self.text, span)?;
+        }
         if self.expects_key() {
             let what = if map { "a map" } else { "a list" };
             return Err(self.error(
@@ -210,6 +226,7 @@ impl Builder<'_> {
         self.stack.push(Frame {
             anchor,
             start: span.start,
+            flow,
             content: if map {
                 Content::Map {
                     map: Map::new(),
@@ -241,6 +258,9 @@ impl Builder<'_> {
     }
 
     fn alias(&mut self, id: usize, span: &Span) -> Result<()> {
+        if self.in_block() {
+            compat::check_tab_before(self.text, span)?;
+        }
         let name = plan::alias_name(self.text, span);
         let value = match self.anchors.get(&id) {
             Some(Slot::Done(value)) => value,
@@ -290,12 +310,11 @@ impl Builder<'_> {
             }
             Content::Map { map, key } => match std::mem::replace(key, Key::Expected) {
                 Key::Expected => match resolve::key_text(node.value) {
-                    Some(text) => *key = Key::Is(text),
-                    // Collections are refused when they start; this is for completeness.
-                    None => {
+                    Ok(text) => *key = Key::Is(text),
+                    Err(why) => {
                         return Err(Error::new(
                             ErrorKind::Yaml,
-                            "invalid map key: a list or a map cannot be a map key",
+                            why,
                             syntax::location(self.text, &node.start),
                         ));
                     }

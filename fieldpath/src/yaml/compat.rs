@@ -89,7 +89,7 @@ pub(super) fn check_empty_key(text: &str, span: &Span, started_here: bool) -> Re
     let Some(offset) = span.start.byte_offset() else {
         return Ok(());
     };
-    if !text[offset..].starts_with(':') {
+    if !text.get(offset..).is_some_and(|rest| rest.starts_with(':')) {
         return Ok(());
     }
     if started_here || !after_question_mark(text, offset) {
@@ -106,7 +106,7 @@ pub(super) fn check_empty_key(text: &str, span: &Span, started_here: bool) -> Re
 fn after_question_mark(text: &str, offset: usize) -> bool {
     let mut end = offset;
     loop {
-        let before = &text[..end];
+        let before = text.get(..end).unwrap_or_default();
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let line = &before[line_start..];
         // A comment starts with `#` at the line start or after a blank.
@@ -123,6 +123,41 @@ fn after_question_mark(text: &str, offset: usize) -> bool {
         }
         end = line_start - 1;
     }
+}
+
+/// libyaml skips a tab before a token only where no simple key may start (`scannerc.go:1464`):
+/// in block context, a tab at the start of a line or after a `-` or `?` indicator is "found
+/// character that cannot start any token" (`a:\tb` is fine, `-\tb` is not). `span` is a node
+/// in block context (not an empty scalar, which has no token).
+pub(super) fn check_tab_before(text: &str, span: &Span) -> Result<()> {
+    let Some(offset) = span.start.byte_offset() else {
+        return Ok(());
+    };
+    let before = text.get(..offset).unwrap_or_default();
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let content = line.trim_end_matches([' ', '\t']);
+    let blanks = &line[content.len()..];
+    // The line so far is indentation and indicators (`-`, `?`, or the `:` of an explicit key),
+    // each followed by a blank; a document marker (`---`) is not one.
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let mut chars = content.chars().peekable();
+    let mut indicators = true;
+    while let Some(c) = chars.next() {
+        let indicator = matches!(c, '-' | '?' | ':') && chars.peek().is_none_or(|&n| n == ' ');
+        if c != ' ' && !indicator {
+            indicators = false;
+            break;
+        }
+    }
+    if blanks.contains('\t') && indicators {
+        let tab = offset - blanks.len() + blanks.find('\t').unwrap_or_default();
+        return Err(Error::new(
+            ErrorKind::Yaml,
+            "found character that cannot start any token (a tab where a key may start)",
+            input::location(text, tab),
+        ));
+    }
+    Ok(())
 }
 
 fn error(text: &str, span: &Span, message: &str) -> Error {

@@ -100,12 +100,19 @@ fn control_character(text: &str, offset: usize, c: char) -> Error {
     )
 }
 
-/// The line and column of byte `offset` of `text` (1-based; columns count characters).
+/// The line and column of byte `offset` of `text` (1-based; columns count characters; a line
+/// ends with `\n`, `\r\n` or a lone `\r`, as in YAML).
 pub(super) fn location(text: &str, offset: usize) -> Location {
     let before = text.get(..offset).unwrap_or(text);
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let bytes = before.as_bytes();
+    let breaks = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
     Location::Text {
-        line: before.bytes().filter(|&b| b == b'\n').count() + 1,
+        line: breaks + 1,
         column: before[line_start..].chars().count() + 1,
         offset,
     }

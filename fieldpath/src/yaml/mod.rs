@@ -54,8 +54,8 @@
 //!   them); Kubernetes' sigs.k8s.io/yaml turns them into strings, and so does this reader: an
 //!   int key is its decimal text (`0x10: a` has the key `"16"`), a boolean `"true"` or
 //!   `"false"` (so `on: x` has the key `"true"`), a float Go's `FormatFloat(f, 'g', -1, 32)`
-//!   (`1.5`, `1e+06`; `.inf`, `-.inf`, `.nan`), and null the key `"null"` (which
-//!   sigs.k8s.io/yaml refuses). A map or a list as a key is an error.
+//!   (`1.5`, `1e+06`; `.inf`, `-.inf`, `.nan`). A null key (`~: x`, `null: x`, `: x`) is an
+//!   error, as sigs.k8s.io/yaml refuses it, and so is a map or a list as a key.
 //! * **Duplicate keys**: the last value wins, as yaml.v2 sets the Go map entry again; the key
 //!   keeps the place of its first occurrence. Keys that are equal once made strings (`1` and
 //!   `"1"`) are duplicates.
@@ -85,7 +85,7 @@
 //! read further. Every other failure is an [`ErrorKind::Yaml`](crate::ErrorKind::Yaml) error.
 //! Errors have a [`Location::Text`](crate::Location::Text): 1-based line and column (in
 //! characters), and the byte offset. Their messages are this reader's own (yaml.v2 rarely
-//! gives a position), in its words where it has some.
+//! gives a position), in its words where it has some, and start in lower case.
 //!
 //! # Input
 //!
@@ -95,9 +95,24 @@
 //! ASCII, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD and U+10000 and beyond), and so is a `%YAML`
 //! directive other than `%YAML 1.1`.
 //!
+//! # Syntax
+//!
 //! The syntax is read by granit-parser, a YAML 1.2 parser, with libyaml's choices where it has
-//! options. yaml.v2 uses libyaml, so a few corner cases of syntax differ: for example, U+0085,
-//! U+2028 and U+2029 are not line breaks here, as they are in YAML 1.1.
+//! options (a block scalar ending the input without a line break gets none; a byte-order mark
+//! inside a document is content). yaml.v2 uses libyaml, a YAML 1.1 parser, so what YAML 1.2
+//! allows and libyaml refuses is refused here too where it can be told exactly: an empty key
+//! without `?` (`: v`), the escapes `\/` and `\uD800`–`\uDFFF` (even paired), directives other
+//! than `%YAML` and `%TAG`, a `...` before the first document, and a tab where a key may
+//! start (at the start of a line, after `-` or `?`).
+//!
+//! Known differences remain in corners no Kubernetes manifest should reach:
+//! * U+0085, U+2028 and U+2029 are not line breaks here, as they are in YAML 1.1;
+//! * the escape `\'` in a double-quoted scalar, and a `#` right after a block scalar header
+//!   (`|#`) or a closing quote, are refused here and accepted by libyaml;
+//! * a tab on a line with no token, a top-level block scalar whose content starts in column 1,
+//!   and a byte-order mark at the start of a later line are accepted here and refused (or read
+//!   as content) by libyaml;
+//! * error messages and their positions are this reader's own.
 
 mod binary;
 mod build;

@@ -166,18 +166,9 @@ pub(super) fn format_key_float(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { ".inf" } else { "-.inf" }.to_owned();
     }
-    // Rust's `{:e}` prints the shortest digits that read back as the same float32, as Go's
-    // shortest formatting does: `[-]D[.DDD]e[-]X`.
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (negative, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => (true, m),
-        None => (false, mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (digits, exp) = shortest_digits(f.abs());
     let mut out = String::with_capacity(digits.len() + 8);
-    if negative {
+    if f.is_sign_negative() {
         out.push('-');
     }
     // Go: %e when the exponent is < -4 or >= 6 (the precision it uses for shortest output).
@@ -218,4 +209,95 @@ pub(super) fn format_key_float(f: f64) -> String {
         }
     }
     out
+}
+
+/// The shortest decimal digits `d1 d2 …` and exponent `e` (value `d1.d2… × 10^e`) that read
+/// back as `f` (finite, not negative), the closest to `f` when two are as short, ties to an even
+/// last digit: what Go's shortest formatting (Ryū) gives.
+fn shortest_digits(f: f32) -> (String, i32) {
+    if f == 0.0 {
+        return ("0".to_owned(), 0);
+    }
+    // The exact decimal expansion of `f` (a float32 has at most 112 significant digits).
+    let exact = format!("{f:.150e}");
+    let (mantissa, exp) = exact.split_once('e').unwrap_or((&exact, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let all: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
+    let significant = all.len() - all.iter().rev().take_while(|&&d| d == b'0').count();
+    let exact_digits = &all[..significant.max(1)];
+    for len in 1..exact_digits.len() {
+        // The two decimals of `len` digits around `f`: its truncation and the next one up.
+        let lower = &exact_digits[..len];
+        let upper = increment(lower);
+        let rest = &exact_digits[len..];
+        let half = rest[0].cmp(&b'5').then(if rest.len() > 1 {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        });
+        let lower_first = match half {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => lower.last().is_some_and(|d| d % 2 == 0),
+        };
+        let (lower, upper) = ((lower.to_vec(), exp), upper_with_exp(upper, exp));
+        let candidates = if lower_first {
+            [lower, upper]
+        } else {
+            [upper, lower]
+        };
+        for (digits, e) in candidates {
+            let digits = trim_zeros(digits);
+            if reads_back(&digits, e, f) {
+                return (String::from_utf8(digits).unwrap_or_default(), e);
+            }
+        }
+    }
+    (
+        String::from_utf8(exact_digits.to_vec()).unwrap_or_default(),
+        exp,
+    )
+}
+
+/// The decimal digits of `digits + 1` (one more digit when all were nines).
+fn increment(digits: &[u8]) -> Vec<u8> {
+    let mut out = digits.to_vec();
+    for d in out.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return out;
+        }
+    }
+    out.insert(0, b'1');
+    out
+}
+
+/// `upper` read with exponent `exp`: one more digit (a carry) moves the exponent up.
+fn upper_with_exp(mut upper: Vec<u8>, exp: i32) -> (Vec<u8>, i32) {
+    if upper.len() > 1 && upper[0] == b'1' && upper[1..].iter().all(|&d| d == b'0') {
+        // A carry out of all nines: `10…0` is `1` one place up.
+        upper.truncate(1);
+        return (upper, exp + 1);
+    }
+    (upper, exp)
+}
+
+fn trim_zeros(mut digits: Vec<u8>) -> Vec<u8> {
+    while digits.len() > 1 && digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    digits
+}
+
+/// Whether `d1.d2… × 10^exp` reads as `f` (Rust's parsing rounds correctly, as Go's does).
+fn reads_back(digits: &[u8], exp: i32, f: f32) -> bool {
+    let mut text = String::with_capacity(digits.len() + 8);
+    text.push(char::from(digits[0]));
+    text.push('.');
+    text.extend(digits[1..].iter().map(|&d| char::from(d)));
+    text.push('e');
+    text.push_str(&exp.to_string());
+    text.parse::<f32>().is_ok_and(|g| g == f)
 }

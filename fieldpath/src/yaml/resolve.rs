@@ -276,14 +276,19 @@ fn lookup(text: &str) -> Option<Resolved> {
 
 /// The map key a scalar value stands for, as sigs.k8s.io/yaml turns yaml.v2's keys into strings
 /// (`convertToJSONableObject`): ints in decimal, floats as Go's `FormatFloat(f, 'g', -1, 32)`,
-/// booleans as `true`/`false`; and null as `null`. `None` for a list or a map.
-pub(super) fn key_text(value: Value) -> Option<String> {
-    Some(match value {
+/// booleans as `true`/`false`. A null key, a list or a map is refused, as sigs.k8s.io/yaml
+/// refuses them; the error says why.
+pub(super) fn key_text(value: Value) -> Result<String, &'static str> {
+    Ok(match value {
         Value::String(s) => s,
-        Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
         Value::Float(f) => number::format_key_float(f),
-        Value::List(_) | Value::Map(_) => return None,
+        Value::Null => {
+            return Err("invalid map key: a null key is not supported (quote it: \"null\", \"~\")");
+        }
+        Value::List(_) | Value::Map(_) => {
+            return Err("invalid map key: a list or a map cannot be a map key");
+        }
     })
 }

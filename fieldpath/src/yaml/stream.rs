@@ -18,9 +18,10 @@ fn options() -> granit_parser::Options {
         block_scalar_eof_without_line_feed: true,
         // libyaml: a byte-order mark inside a document is content, not an error.
         bom_inside_document_as_content: true,
-        // Our own depth check comes first; these only keep the parser's state bounded.
-        flow_nesting_limit: MAX_DEPTH + 1,
-        block_nesting_limit: MAX_DEPTH + 1,
+        // Nesting is checked on the events too (counting both kinds together); the parser's
+        // own checks keep its state bounded and may come first when it scans ahead.
+        flow_nesting_limit: MAX_DEPTH,
+        block_nesting_limit: MAX_DEPTH,
     }
 }
 
