@@ -78,7 +78,16 @@ pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
         "non-string-keys-are-invisible",
         NON_STRING_KEYS,
     ),
+    (
+        "schema/validation.yaml",
+        "null-key-is-invisible",
+        NON_STRING_KEYS,
+    ),
 ];
 
 /// Why smd knowingly differs from Go on YAML map keys that are not strings in a schema.
-const NON_STRING_KEYS: &str = "yaml.v2 keeps map keys that are not strings (`1:`, `y:`) and Go's     value package skips them when it iterates, so Go's schema validation never sees them;     smd's YAML reader makes them strings (as sigs.k8s.io/yaml does), so they are undeclared     fields. Telling them apart needs a raw-key mode in smd-fieldpath's YAML reader.";
+const NON_STRING_KEYS: &str = "yaml.v2 keeps map keys that are not strings (`1:`, `y:`, `~:`) \
+    and Go's value package skips them when it iterates, so Go's schema validation never sees \
+    them; smd's YAML reader makes them strings (as sigs.k8s.io/yaml does), so they are \
+    undeclared fields, and refuses a null key. Telling them apart needs a raw-key mode in \
+    smd-fieldpath's YAML reader.";

@@ -7,6 +7,7 @@
 //! `false`, no list, no map part, the zero type reference).
 
 use std::collections::HashSet;
+use std::fmt::Write;
 
 use smd_fieldpath::Value;
 
@@ -61,6 +62,16 @@ struct Reader {
     problems: Vec<Problem>,
 }
 
+/// One step of a path in the document, as Go prints it.
+enum Segment<'a> {
+    /// `.name`
+    Field(&'a str),
+    /// `[3]`
+    Index(usize),
+    /// `[name="x"]`: the key field and its value.
+    Key(&'static str, &'a Value),
+}
+
 /// What a keyed list's items are identified by.
 struct Keyed {
     /// The key field (`name` or `fieldName`).
@@ -83,10 +94,16 @@ impl Reader {
         self.problems.push(Problem::new(self.path.clone(), message));
     }
 
-    /// Runs `f` with `segment` appended to the path.
-    fn at<T>(&mut self, segment: &str, f: impl FnOnce(&mut Reader) -> T) -> T {
+    /// Runs `f` with `segment` appended to the path (written in place: no allocation per
+    /// node of the document).
+    fn at<T>(&mut self, segment: Segment<'_>, f: impl FnOnce(&mut Reader) -> T) -> T {
         let len = self.path.len();
-        self.path.push_str(segment);
+        // Writing to a String cannot fail.
+        let _ = match segment {
+            Segment::Field(name) => write!(self.path, ".{name}"),
+            Segment::Index(i) => write!(self.path, "[{i}]"),
+            Segment::Key(name, value) => write!(self.path, "[{name}={value}]"),
+        };
         let out = f(self);
         self.path.truncate(len);
         out
@@ -111,10 +128,9 @@ impl Reader {
             return;
         };
         for (key, item) in m.iter() {
-            let segment = format!(".{key}");
-            let declared = self.at(&segment, |r| visit(r, key, item));
+            let declared = self.at(Segment::Field(key), |r| visit(r, key, item));
             if !declared {
-                self.at(&segment, |r| {
+                self.at(Segment::Field(key), |r| {
                     r.problem("field not declared in schema".to_owned());
                 });
                 return;
@@ -167,7 +183,7 @@ impl Reader {
         let items = self.list_items(v);
         let mut out = Vec::with_capacity(items.len());
         for (i, v) in items.iter().enumerate() {
-            out.push(self.at(&format!("[{i}]"), |r| item(r, v)));
+            out.push(self.at(Segment::Index(i), |r| item(r, v)));
         }
         out
     }
@@ -216,11 +232,10 @@ impl Reader {
                     dup
                 }
             };
-            let segment = format!("[{}={}]", keyed.key, key);
             if duplicate {
-                self.problem(format!("duplicate entries for key {segment}"));
+                self.problem(format!("duplicate entries for key [{}={key}]", keyed.key));
             }
-            out.push(self.at(&segment, |r| item(r, v)));
+            out.push(self.at(Segment::Key(keyed.key, key), |r| item(r, v)));
         }
         out
     }
