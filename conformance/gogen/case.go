@@ -24,6 +24,7 @@ var kinds = map[string]decoder{
 	"pathElement": decodePathElementOp,
 	"path":        decodePathOp,
 	"fieldset":    decodeFieldsetOp,
+	"schema":      decodeSchemaOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a
@@ -57,7 +58,7 @@ func decodeCase(where string, raw any, needName bool) (string, func() (any, erro
 	}
 	dec, ok := kinds[kind]
 	if !ok {
-		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path or fieldset)", c.where, kind)
+		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset or schema)", c.where, kind)
 	}
 	run, err := dec(op, c)
 	if err != nil {

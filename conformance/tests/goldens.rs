@@ -2,7 +2,9 @@
 //! goldens Go wrote. Every difference is reported, with the file, the case and the place in the
 //! result.
 
-use smd_conformance::{KNOWN_DEVIATIONS, compare, load_golden, load_scenarios, run_case};
+use smd_conformance::{
+    KNOWN_DEVIATIONS, compare, load_golden, load_scenarios, run_case, skip_reason,
+};
 use std::path::{Path, PathBuf};
 
 fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -35,6 +37,7 @@ fn every_scenario_matches_its_golden() {
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut deviations = 0;
+    let mut skipped = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(&scenarios).unwrap_or(file);
         let golden_path = root.join("goldens").join(relative).with_extension("json");
@@ -55,6 +58,10 @@ fn every_scenario_matches_its_golden() {
                 ));
                 continue;
             };
+            if let Some(reason) = skip_reason(case) {
+                skipped.push(format!("{}: {name}: {reason}", relative.display()));
+                continue;
+            }
             let diffs = match run_case(case) {
                 Ok(actual) => compare(case, expected, &actual),
                 Err(malformed) => vec![format!("malformed case: {malformed}")],
@@ -82,8 +89,12 @@ fn every_scenario_matches_its_golden() {
             }
         }
     }
+    for skip in &skipped {
+        println!("SKIPPED {skip}");
+    }
     println!(
-        "conformance: {passed} cases agree with Go, {deviations} known deviations, {} differ",
+        "conformance: {passed} cases agree with Go, {deviations} known deviations, {} skipped, {} differ",
+        skipped.len(),
         failures.len()
     );
     assert!(

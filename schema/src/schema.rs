@@ -1,0 +1,285 @@
+//! A schema: its named types, indexed by name once, and resolution of type references to atoms.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::model::{Atom, Binding, ElementRelationship, ListType, MapType, Scalar, StructField};
+use crate::model::{TypeDef, TypeRef, Union};
+
+/// The position of a named type in its [`Schema`]: a reference resolves through it without a
+/// lookup by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(u32);
+
+impl TypeId {
+    /// The position in [`Schema::types`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Identities of built schemas, so that a reference bound by one schema is never taken for a
+/// reference bound by another.
+static NEXT_SCHEMA: AtomicU64 = AtomicU64::new(1);
+
+/// A list of named types, immutable once built.
+///
+/// Building a schema indexes the type names (for equal names the last one wins, as in Go) and
+/// binds every named reference inside it to its target, so that [`Schema::resolve`] on them is
+/// an array access. Nothing is checked: like Go's, a schema may refer to names it does not
+/// define (those references do not resolve) and may refer to itself.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    types: Vec<TypeDef>,
+    by_name: HashMap<String, TypeId>,
+    identity: u64,
+}
+
+impl PartialEq for Schema {
+    /// Equal when the types are equal, in the same order.
+    fn eq(&self, other: &Schema) -> bool {
+        self.types == other.types
+    }
+}
+
+impl Default for Schema {
+    fn default() -> Schema {
+        Schema::new(Vec::new())
+    }
+}
+
+impl Schema {
+    /// A schema of these types, in this order.
+    pub fn new(mut types: Vec<TypeDef>) -> Schema {
+        // A TypeId is 32 bits; no real schema comes near 4 billion types.
+        types.truncate(u32::MAX as usize);
+        let mut by_name = HashMap::with_capacity(types.len());
+        for (i, t) in types.iter().enumerate() {
+            if let Ok(i) = u32::try_from(i) {
+                by_name.insert(t.name().to_owned(), TypeId(i));
+            }
+        }
+        let identity = NEXT_SCHEMA.fetch_add(1, Ordering::Relaxed);
+        for t in &mut types {
+            bind_atom(t.atom_mut(), &by_name, identity);
+        }
+        Schema {
+            types,
+            by_name,
+            identity,
+        }
+    }
+
+    /// The types, in document order.
+    pub fn types(&self) -> &[TypeDef] {
+        &self.types
+    }
+
+    /// The type at `id`.
+    pub fn get(&self, id: TypeId) -> Option<&TypeDef> {
+        self.types.get(id.index())
+    }
+
+    /// The id of the type named `name` (the last one, if several have that name).
+    pub fn find(&self, name: &str) -> Option<TypeId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The type named `name` (Go's `FindNamedType`).
+    pub fn find_named_type(&self, name: &str) -> Option<&TypeDef> {
+        self.find(name).and_then(|id| self.get(id))
+    }
+
+    /// A reference to the type named `name`, bound to this schema (a later [`resolve`] is an
+    /// array access). Unknown names give a reference that does not resolve.
+    ///
+    /// [`resolve`]: Schema::resolve
+    pub fn type_ref(&self, name: &str) -> TypeRef {
+        let mut tr = TypeRef::named(name);
+        if let Some(named) = tr.named_mut() {
+            named.binding = Binding::Bound {
+                schema: self.identity,
+                target: self.find(name),
+            };
+        }
+        tr
+    }
+
+    /// The atom `tr` refers to, with its override of the element relationship applied: Go's
+    /// `Resolve`.
+    ///
+    /// * A named reference resolves to its type's atom; an unknown name does not resolve. When
+    ///   a name is set, the inlined atom is ignored.
+    /// * Otherwise it resolves to the inlined atom (which may be empty).
+    /// * An override applies to the map part if there is one, else to the list part; an atom
+    ///   with neither (scalar only, or empty) does not resolve when an override is given.
+    ///
+    /// References bound to this schema resolve without a lookup by name; others (built with
+    /// [`TypeRef::named`], or bound to another schema) are looked up by name.
+    pub fn resolve<'a>(&'a self, tr: &'a TypeRef) -> Option<ResolvedAtom<'a>> {
+        let atom = match tr.named_ref() {
+            Some(named) => {
+                let id = match named.binding {
+                    Binding::Bound { schema, target } if schema == self.identity => target,
+                    _ => self.find(&named.name),
+                }?;
+                self.get(id)?.atom()
+            }
+            None => tr.inlined_atom(),
+        };
+        let overridden = match tr.element_relationship() {
+            None => Overridden::Nothing,
+            Some(_) if atom.as_map().is_some() => Overridden::Map,
+            Some(_) if atom.as_list().is_some() => Overridden::List,
+            Some(_) => return None,
+        };
+        Some(ResolvedAtom {
+            atom,
+            relationship: tr.element_relationship(),
+            overridden,
+        })
+    }
+}
+
+fn bind_atom(atom: &mut Atom, by_name: &HashMap<String, TypeId>, identity: u64) {
+    atom.for_each_ref_mut(&mut |tr| bind_ref(tr, by_name, identity));
+}
+
+/// Binds `tr` and the references inside it. Recursion follows the nesting of inlined atoms in
+/// the document (bounded by the reader's depth limit), never named references, so a schema that
+/// refers to itself is walked once.
+fn bind_ref(tr: &mut TypeRef, by_name: &HashMap<String, TypeId>, identity: u64) {
+    if let Some(named) = tr.named_mut() {
+        named.binding = Binding::Bound {
+            schema: identity,
+            target: by_name.get(&named.name).copied(),
+        };
+    }
+    bind_atom(tr.inlined_mut(), by_name, identity);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Overridden {
+    Nothing,
+    Map,
+    List,
+}
+
+/// The atom a [`TypeRef`] resolves to, seen through the reference's override of the element
+/// relationship (Go returns a modified copy; this is a view, with no copy).
+#[derive(Debug, Clone, Copy)]
+pub struct ResolvedAtom<'a> {
+    atom: &'a Atom,
+    relationship: Option<&'a ElementRelationship>,
+    overridden: Overridden,
+}
+
+impl<'a> ResolvedAtom<'a> {
+    /// The atom as defined, without the override.
+    pub fn atom(&self) -> &'a Atom {
+        self.atom
+    }
+
+    /// The scalar part.
+    pub fn scalar(&self) -> Option<&'a Scalar> {
+        self.atom.as_scalar()
+    }
+
+    /// The list part, with the override applied if it applies to the list.
+    pub fn list(&self) -> Option<ListView<'a>> {
+        let list = self.atom.as_list()?;
+        let relationship = match (self.overridden, self.relationship) {
+            (Overridden::List, Some(r)) => r,
+            _ => list.element_relationship(),
+        };
+        Some(ListView { list, relationship })
+    }
+
+    /// The map part, with the override applied if there is one.
+    pub fn map(&self) -> Option<MapView<'a>> {
+        let map = self.atom.as_map()?;
+        let relationship = match (self.overridden, self.relationship) {
+            (Overridden::Map, Some(r)) => r,
+            _ => map.element_relationship(),
+        };
+        Some(MapView { map, relationship })
+    }
+
+    /// Whether no part is set: every value fails against this atom.
+    pub fn is_empty(&self) -> bool {
+        self.atom.is_empty()
+    }
+}
+
+/// A resolved map: a [`MapType`] with the element relationship in force.
+#[derive(Debug, Clone, Copy)]
+pub struct MapView<'a> {
+    map: &'a MapType,
+    relationship: &'a ElementRelationship,
+}
+
+impl<'a> MapView<'a> {
+    /// The map as defined (its own element relationship, not the one in force).
+    pub fn definition(&self) -> &'a MapType {
+        self.map
+    }
+
+    /// The element relationship in force.
+    pub fn element_relationship(&self) -> &'a ElementRelationship {
+        self.relationship
+    }
+
+    /// Whether the map is one leaf.
+    pub fn is_atomic(&self) -> bool {
+        *self.relationship == ElementRelationship::Atomic
+    }
+
+    /// The declared fields.
+    pub fn fields(&self) -> &'a [StructField] {
+        self.map.fields()
+    }
+
+    /// The declared field named `name`.
+    pub fn find_field(&self, name: &str) -> Option<&'a StructField> {
+        self.map.find_field(name)
+    }
+
+    /// The type of undeclared entries, `None` when they are not allowed.
+    pub fn element_type(&self) -> Option<&'a TypeRef> {
+        self.map.element_type()
+    }
+
+    /// The unions.
+    pub fn unions(&self) -> &'a [Union] {
+        self.map.unions()
+    }
+}
+
+/// A resolved list: a [`ListType`] with the element relationship in force.
+#[derive(Debug, Clone, Copy)]
+pub struct ListView<'a> {
+    list: &'a ListType,
+    relationship: &'a ElementRelationship,
+}
+
+impl<'a> ListView<'a> {
+    /// The list as defined (its own element relationship, not the one in force).
+    pub fn definition(&self) -> &'a ListType {
+        self.list
+    }
+
+    /// The element relationship in force.
+    pub fn element_relationship(&self) -> &'a ElementRelationship {
+        self.relationship
+    }
+
+    /// The element type.
+    pub fn element_type(&self) -> &'a TypeRef {
+        self.list.element_type()
+    }
+
+    /// The key field names.
+    pub fn keys(&self) -> &'a [String] {
+        self.list.keys()
+    }
+}
