@@ -24,6 +24,7 @@ var kinds = map[string]decoder{
 	"pathElement": decodePathElementOp,
 	"path":        decodePathOp,
 	"fieldset":    decodeFieldsetOp,
+	"schema":      decodeSchemaOp,
 	"openapi":     decodeOpenAPIOp,
 }
 
@@ -58,7 +59,7 @@ func decodeCase(where string, raw any, needName bool) (string, func() (any, erro
 	}
 	dec, ok := kinds[kind]
 	if !ok {
-		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset or openapi)", c.where, kind)
+		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset, schema or openapi)", c.where, kind)
 	}
 	run, err := dec(op, c)
 	if err != nil {

@@ -88,7 +88,7 @@ func embedOnce() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemaTree, err := canonicalSchema(s)
+	schemaTree, err := openapiSchema(s)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func decodeOpenAPIOp(op string, c *spec) (func() (any, error), error) {
 			if err != nil {
 				return failed(sortedLines(err))
 			}
-			out, err := canonicalSchema(s)
+			out, err := openapiSchema(s)
 			if err != nil {
 				return nil, err
 			}
@@ -365,17 +365,17 @@ func mergeDefinition(name string, a, b *openapispec.Schema) (*openapispec.Schema
 	return &merged, nil
 }
 
-// canonicalSchema writes a schema in SMD's schema format as JSON: types
+// openapiSchema writes a schema in SMD's schema format as JSON: types
 // sorted by name (stably: schemaconv's two common types come last among
 // equals, as they are appended last), each map's fields sorted by name
 // (schemaconv iterates Go maps), empty parts left out.
-func canonicalSchema(s *schema.Schema) (jObject, error) {
+func openapiSchema(s *schema.Schema) (jObject, error) {
 	types := append([]schema.TypeDef{}, s.Types...)
 	sort.SliceStable(types, func(i, j int) bool { return types[i].Name < types[j].Name })
 	out := make([]any, 0, len(types))
 	for _, t := range types {
 		obj := jObject{"name": t.Name}
-		if err := canonicalAtom(obj, t.Atom); err != nil {
+		if err := openapiAtom(obj, t.Atom); err != nil {
 			return nil, err
 		}
 		out = append(out, obj)
@@ -383,14 +383,14 @@ func canonicalSchema(s *schema.Schema) (jObject, error) {
 	return jObject{"types": out}, nil
 }
 
-func canonicalAtom(obj jObject, a schema.Atom) error {
+func openapiAtom(obj jObject, a schema.Atom) error {
 	if a.Scalar != nil {
 		obj["scalar"] = string(*a.Scalar)
 	}
 	if a.List != nil {
 		l := jObject{}
-		if !isZeroTypeRef(a.List.ElementType) {
-			tr, err := canonicalTypeRef(a.List.ElementType)
+		if !openapiZeroTypeRef(a.List.ElementType) {
+			tr, err := openapiTypeRef(a.List.ElementType)
 			if err != nil {
 				return err
 			}
@@ -416,8 +416,8 @@ func canonicalAtom(obj jObject, a schema.Atom) error {
 			list := make([]any, 0, len(fields))
 			for _, f := range fields {
 				fo := jObject{"name": f.Name}
-				if !isZeroTypeRef(f.Type) {
-					tr, err := canonicalTypeRef(f.Type)
+				if !openapiZeroTypeRef(f.Type) {
+					tr, err := openapiTypeRef(f.Type)
 					if err != nil {
 						return err
 					}
@@ -437,8 +437,8 @@ func canonicalAtom(obj jObject, a schema.Atom) error {
 		if len(a.Map.Unions) > 0 {
 			return genErrorf("internal: schemaconv produced unions, which the openapi golden does not write")
 		}
-		if !isZeroTypeRef(a.Map.ElementType) {
-			tr, err := canonicalTypeRef(a.Map.ElementType)
+		if !openapiZeroTypeRef(a.Map.ElementType) {
+			tr, err := openapiTypeRef(a.Map.ElementType)
 			if err != nil {
 				return err
 			}
@@ -452,12 +452,12 @@ func canonicalAtom(obj jObject, a schema.Atom) error {
 	return nil
 }
 
-func canonicalTypeRef(tr schema.TypeRef) (jObject, error) {
+func openapiTypeRef(tr schema.TypeRef) (jObject, error) {
 	obj := jObject{}
 	if tr.NamedType != nil {
 		obj["namedType"] = *tr.NamedType
 	}
-	if err := canonicalAtom(obj, tr.Inlined); err != nil {
+	if err := openapiAtom(obj, tr.Inlined); err != nil {
 		return nil, err
 	}
 	if tr.ElementRelationship != nil {
@@ -469,7 +469,7 @@ func canonicalTypeRef(tr schema.TypeRef) (jObject, error) {
 	return obj, nil
 }
 
-func isZeroTypeRef(tr schema.TypeRef) bool {
+func openapiZeroTypeRef(tr schema.TypeRef) bool {
 	return tr.NamedType == nil && tr.Inlined == (schema.Atom{}) && tr.ElementRelationship == nil && !tr.Nullable
 }
 

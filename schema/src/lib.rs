@@ -62,7 +62,35 @@
 //! assert_eq!(Schema::from_yaml(&schema.to_yaml())?, schema);
 //! # Ok::<(), smd_schema::Error>(())
 //! ```
-
+//!
+//! # Compared with Go
+//!
+//! * **Resolution** is Go's `Resolve`, including its corners: an override applies to the map
+//!   part before the list part; a reference with an override to an atom with neither (scalar
+//!   only, or empty) does not resolve; a name, when set, hides the inlined atom. Go returns a
+//!   modified copy (and caches it); [`ResolvedAtom`] is a view that borrows the schema and the
+//!   reference, so there is nothing to copy or cache.
+//! * **Unknown strings are kept**: [`Scalar::Other`], [`ElementRelationship::Other`]
+//!   (`granular`), and an override of `""` (which is not the same as no override). Only
+//!   `atomic` is special for maps ([`MapType::is_atomic`]).
+//! * **Nothing is checked beyond Go's schema of schemas**: references to unknown names,
+//!   duplicate names built without YAML (the last one wins in lookups, as in Go), keys that name
+//!   no field. Unions and `nullable` are read and kept, and have no effect, as in v6.4.2.
+//! * **Equality** (`==`) is structural: the same types in the same order, each part equal,
+//!   defaults compared as [`Value`](smd_fieldpath::Value)s (so `1` equals `1.0`). Go's
+//!   `Schema.Equals` differs in three ways this crate does not copy: it compares a reference's
+//!   override by pointer (two separately read schemas with overrides are never equal), it
+//!   compares only the first part of a multi-part atom, and it compares defaults with
+//!   `reflect.DeepEqual` (`1` differs from `1.0`).
+//! * **YAML** is read by [`smd_fieldpath::yaml`] (YAML 1.1, as yaml.v2), first document only, as
+//!   `yaml.Unmarshal` does. One difference: yaml.v2 keeps map keys that are not strings
+//!   (`1:`, `y:`, `~:`) and Go's validation skips them, while this reader makes them strings
+//!   (so they are undeclared fields) and refuses a null key, as Kubernetes' YAML reader does.
+//! * **Limits**: nesting deeper than [`smd_fieldpath::MAX_DEPTH`] and alias bombs are refused
+//!   ([`ErrorKind::Limit`]). Every walk over a schema follows the nesting of the document, never
+//!   a named reference, so a self-referential schema is read, written and resolved in bounded
+//!   time.
+//!
 //! OpenAPI v2 and v3 documents convert to schemas exactly as the Kubernetes API server
 //! converts them ([`openapi`]), types are found by `apiVersion` and `kind` ([`gvk`]), and the
 //! schema of every Kubernetes 1.37 built-in type is embedded ([`kubernetes::v1_37`]). That
@@ -100,5 +128,15 @@ impl Schema {
     /// back to an equal schema.
     pub fn to_yaml(&self) -> String {
         yaml::to_string(self)
+    }
+}
+
+impl TypeRef {
+    /// Reads a type reference written as in SMD's schema YAML
+    /// (`{namedType: io.k8s.api.core.v1.Pod}`, `{list: {elementType: {scalar: string}}}`),
+    /// checked as the schema of schemas checks one inside a schema. The reference is not bound
+    /// to any schema: [`Schema::resolve`] looks its name up.
+    pub fn from_yaml(text: &str) -> Result<TypeRef> {
+        yaml::type_ref_from_str(text)
     }
 }

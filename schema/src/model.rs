@@ -618,3 +618,35 @@ impl UnionField {
         &self.discriminator_value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_field_takes_the_last_declaration() {
+        let string = || TypeRef::inlined(Atom::scalar(Scalar::String));
+        let map = MapType::new().with_fields(vec![
+            StructField::new("b", string()),
+            StructField::new("a", string()),
+            StructField::new("b", string()).with_default(Value::from("second")),
+            StructField::new("", string()),
+        ]);
+        let b = map.find_field("b").and_then(StructField::default_value);
+        assert_eq!(b, Some(&Value::from("second")));
+        assert_eq!(map.find_field("a").map(StructField::name), Some("a"));
+        assert_eq!(map.find_field("").map(StructField::name), Some(""));
+        assert!(map.find_field("c").is_none());
+        assert!(map.find_field("aa").is_none());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for name in ["numeric", "string", "boolean", "untyped", "", "foo"] {
+            assert_eq!(Scalar::from_name(name).as_str(), name);
+        }
+        for name in ["", "atomic", "associative", "separable", "granular"] {
+            assert_eq!(ElementRelationship::from_name(name).as_str(), name);
+        }
+    }
+}

@@ -5,5 +5,5 @@ mod gofmt;
 mod read;
 mod write;
 
-pub(crate) use read::from_str;
+pub(crate) use read::{from_str, type_ref_from_str};
 pub(crate) use write::to_string;

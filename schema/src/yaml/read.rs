@@ -7,6 +7,7 @@
 //! `false`, no list, no map part, the zero type reference).
 
 use std::collections::HashSet;
+use std::fmt::Write;
 
 use smd_fieldpath::Value;
 
@@ -18,24 +19,38 @@ use crate::schema::Schema;
 
 /// Reads a schema from its YAML text, checking it as Go's `typed.NewParser` does.
 pub(crate) fn from_str(text: &str) -> Result<Schema> {
-    // yaml.Unmarshal decodes the first document of the stream and never looks at the rest.
-    let document = match smd_fieldpath::yaml::Documents::new(text).next() {
-        None => Value::Null,
-        Some(Ok(document)) => document.value,
-        Some(Err(e)) => return Err(Error::from_yaml(e)),
-    };
-    from_value(&document)
+    from_value(&first_document(text)?)
 }
 
 /// Reads a schema from a decoded YAML document.
 pub(crate) fn from_value(document: &Value) -> Result<Schema> {
+    read(document, Reader::schema).map(Schema::new)
+}
+
+/// Reads a type reference (`{namedType: x, elementRelationship: atomic}`) from its YAML text,
+/// checked as the schema of schemas checks one inside a schema.
+pub(crate) fn type_ref_from_str(text: &str) -> Result<TypeRef> {
+    let document = first_document(text)?;
+    read(&document, Reader::type_ref)
+}
+
+fn first_document(text: &str) -> Result<Value> {
+    // yaml.Unmarshal decodes the first document of the stream and never looks at the rest.
+    match smd_fieldpath::yaml::Documents::new(text).next() {
+        None => Ok(Value::Null),
+        Some(Ok(document)) => Ok(document.value),
+        Some(Err(e)) => Err(Error::from_yaml(e)),
+    }
+}
+
+fn read<T>(document: &Value, part: impl FnOnce(&mut Reader, &Value) -> T) -> Result<T> {
     let mut reader = Reader {
         path: String::new(),
         problems: Vec::new(),
     };
-    let types = reader.schema(document);
+    let out = part(&mut reader, document);
     if reader.problems.is_empty() {
-        Ok(Schema::new(types))
+        Ok(out)
     } else {
         Err(Error::invalid(reader.problems))
     }
@@ -45,6 +60,16 @@ struct Reader {
     /// The path of the value being read, as Go prints it.
     path: String,
     problems: Vec<Problem>,
+}
+
+/// One step of a path in the document, as Go prints it.
+enum Segment<'a> {
+    /// `.name`
+    Field(&'a str),
+    /// `[3]`
+    Index(usize),
+    /// `[name="x"]`: the key field and its value.
+    Key(&'static str, &'a Value),
 }
 
 /// What a keyed list's items are identified by.
@@ -69,10 +94,16 @@ impl Reader {
         self.problems.push(Problem::new(self.path.clone(), message));
     }
 
-    /// Runs `f` with `segment` appended to the path.
-    fn at<T>(&mut self, segment: &str, f: impl FnOnce(&mut Reader) -> T) -> T {
+    /// Runs `f` with `segment` appended to the path (written in place: no allocation per
+    /// node of the document).
+    fn at<T>(&mut self, segment: Segment<'_>, f: impl FnOnce(&mut Reader) -> T) -> T {
         let len = self.path.len();
-        self.path.push_str(segment);
+        // Writing to a String cannot fail.
+        let _ = match segment {
+            Segment::Field(name) => write!(self.path, ".{name}"),
+            Segment::Index(i) => write!(self.path, "[{i}]"),
+            Segment::Key(name, value) => write!(self.path, "[{name}={value}]"),
+        };
         let out = f(self);
         self.path.truncate(len);
         out
@@ -97,10 +128,9 @@ impl Reader {
             return;
         };
         for (key, item) in m.iter() {
-            let segment = format!(".{key}");
-            let declared = self.at(&segment, |r| visit(r, key, item));
+            let declared = self.at(Segment::Field(key), |r| visit(r, key, item));
             if !declared {
-                self.at(&segment, |r| {
+                self.at(Segment::Field(key), |r| {
                     r.problem("field not declared in schema".to_owned());
                 });
                 return;
@@ -153,7 +183,7 @@ impl Reader {
         let items = self.list_items(v);
         let mut out = Vec::with_capacity(items.len());
         for (i, v) in items.iter().enumerate() {
-            out.push(self.at(&format!("[{i}]"), |r| item(r, v)));
+            out.push(self.at(Segment::Index(i), |r| item(r, v)));
         }
         out
     }
@@ -202,11 +232,10 @@ impl Reader {
                     dup
                 }
             };
-            let segment = format!("[{}={}]", keyed.key, key);
             if duplicate {
-                self.problem(format!("duplicate entries for key {segment}"));
+                self.problem(format!("duplicate entries for key [{}={key}]", keyed.key));
             }
-            out.push(self.at(&segment, |r| item(r, v)));
+            out.push(self.at(Segment::Key(keyed.key, key), |r| item(r, v)));
         }
         out
     }

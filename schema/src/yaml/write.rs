@@ -285,3 +285,54 @@ fn is_printable(c: char) -> bool {
         || (0xe000..=0xfffd).contains(&c) && c != 0xfeff
         || c >= 0x10000
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Schema;
+
+    #[test]
+    fn canonical_form() {
+        let schema = Schema::from_yaml(
+            r#"{types: [
+              {name: pod, map: {fields: [
+                {name: ports, type: {list: {elementType: {namedType: port}, elementRelationship: associative, keys: [port, protocol]}}},
+                {name: "y", type: {namedType: labels, elementRelationship: "", nullable: true}},
+                {name: "n", default: {"on": [1, 2.0, .inf, "a b", null, "010"]}}],
+                unions: [{discriminator: kind, fields: [{fieldName: a, discriminatorValue: A}]}]}},
+              {name: "é \"x\"\n", scalar: untyped, list: {}, map: {}}]}"#,
+        )
+        .unwrap();
+        let expected = r#"types:
+- name: pod
+  map:
+    fields:
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: port
+          elementRelationship: associative
+          keys:
+          - port
+          - protocol
+    - name: "y"
+      type:
+        namedType: labels
+        elementRelationship: ""
+        nullable: true
+    - name: "n"
+      default: {"on": [1, 2.0, .inf, "a b", null, "010"]}
+    unions:
+    - discriminator: kind
+      fields:
+      - fieldName: a
+        discriminatorValue: A
+- name: "é \"x\"\n"
+  scalar: untyped
+  list: {}
+  map: {}
+"#;
+        assert_eq!(schema.to_yaml(), expected);
+        assert_eq!(Schema::from_yaml(expected).unwrap(), schema);
+    }
+}

@@ -1,0 +1,39 @@
+//! smd's canonical schema YAML reads back to the same schema, for every schema the `schema`
+//! scenarios hold (Go has no writer to compare with: this is smd's own contract).
+
+use std::path::Path;
+
+use smd_conformance::load_scenarios;
+use smd_schema::Schema;
+
+#[test]
+fn every_valid_scenario_schema_round_trips() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/schema");
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    entries.sort();
+    let mut checked = 0;
+    for file in entries {
+        let scenario = load_scenarios(&file).unwrap();
+        for case in &scenario.cases {
+            let Some(text) = case.get("input").and_then(|i| i.as_str()) else {
+                continue;
+            };
+            let name = case["name"].as_str().unwrap_or("?");
+            let Ok(schema) = Schema::from_yaml(text) else {
+                continue;
+            };
+            let written = schema.to_yaml();
+            let again = Schema::from_yaml(&written).unwrap_or_else(|e| {
+                panic!("{name}: the written schema does not read: {e}\n{written}")
+            });
+            assert!(again == schema, "{name}: round trip differs\n{written}");
+            assert_eq!(again.to_yaml(), written, "{name}: writing is not stable");
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} schemas checked");
+}
