@@ -123,6 +123,14 @@ fn input_field(case: &mut Json, bytes: Vec<u8>) {
     }
 }
 
+/// A path element string: `pe`, or once in a while one Go refuses or reads oddly.
+fn pe_string(rng: &mut Rng, pe: &Pe, spelling: Spelling) -> Json {
+    if rng.one_in(40) {
+        return Json::String(rng.pick(BROKEN_PES).to_owned());
+    }
+    Json::String(pe_text(rng, pe, spelling))
+}
+
 /// A path as a list of PE strings and structured elements.
 fn path_json(rng: &mut Rng, path: &[Pe], structured_percent: usize) -> Json {
     Json::Array(
@@ -134,7 +142,7 @@ fn path_json(rng: &mut Rng, path: &[Pe], structured_percent: usize) -> Json {
                     }
                 }
                 let sp = spelling(rng, 80);
-                Json::String(pe_text(rng, pe, sp))
+                pe_string(rng, pe, sp)
             })
             .collect(),
     )
@@ -164,8 +172,13 @@ fn probe_paths(rng: &mut Rng, paths: &[Vec<Pe>]) -> Vec<Vec<Pe>> {
 
 fn fieldset_parse(rng: &mut Rng) -> Json {
     let n = set_size(rng);
-    let paths = gen_paths(rng, n, SHAPE);
     let sp = spelling(rng, 50);
+    let shape = if sp == Spelling::Loose && rng.one_in(4) {
+        ODD
+    } else {
+        SHAPE
+    };
+    let paths = gen_paths(rng, n, shape);
     let mut case = json!({"kind": "fieldset", "op": "parse", "input": set_text(rng, &paths, sp)});
     if rng.one_in(2) {
         let probes = probe_paths(rng, &paths);
@@ -179,7 +192,7 @@ fn fieldset_parse(rng: &mut Rng) -> Json {
                     Some(p) if !p.is_empty() => p[0].clone(),
                     _ => gen_pe(rng, SHAPE),
                 };
-                Json::String(pe_text(rng, &pe, Spelling::Canonical))
+                pe_string(rng, &pe, Spelling::Canonical)
             })
             .collect();
         case["withPrefix"] = Json::Array(prefixes);
@@ -271,7 +284,7 @@ fn fieldset_filter(rng: &mut Rng) -> Json {
                             if rng.one_in(4) {
                                 Json::String("*".into())
                             } else {
-                                Json::String(pe_text(rng, pe, Spelling::Canonical))
+                                pe_string(rng, pe, Spelling::Canonical)
                             }
                         })
                         .collect(),
@@ -499,7 +512,7 @@ fn path_element_order(rng: &mut Rng) -> Json {
         .iter()
         .map(|pe| {
             let sp = spelling(rng, 60);
-            Json::String(pe_text(rng, pe, sp))
+            pe_string(rng, pe, sp)
         })
         .collect();
     json!({"kind": "pathElement", "op": "order", "inputs": inputs})

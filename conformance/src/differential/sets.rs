@@ -258,7 +258,7 @@ pub fn set_text(rng: &mut Rng, paths: &[Vec<Pe>], spelling: Spelling) -> String 
     }
     let mut out = String::new();
     out.push_str(space(rng, spelling));
-    write_object(rng, &mut root, false, spelling, &mut out);
+    write_object(rng, &root, false, spelling, &mut out);
     out.push_str(space(rng, spelling));
     out
 }
@@ -300,21 +300,15 @@ fn dot_value(rng: &mut Rng, spelling: Spelling) -> &'static str {
     ])
 }
 
-fn write_object(
-    rng: &mut Rng,
-    node: &mut Node,
-    with_dot: bool,
-    spelling: Spelling,
-    out: &mut String,
-) {
+fn write_object(rng: &mut Rng, node: &Node, with_dot: bool, spelling: Spelling, out: &mut String) {
     let mut entries: Vec<String> = Vec::new();
-    let mut children = std::mem::take(&mut node.children);
+    let mut children: Vec<&(String, Pe, Node)> = node.children.iter().collect();
     if spelling == Spelling::Canonical {
         children.sort_by(|a, b| (kind_rank(&a.1), &a.0).cmp(&(kind_rank(&b.1), &b.0)));
     } else if rng.percent(70) {
         rng.shuffle(&mut children);
     }
-    for (text, _, child) in &mut children {
+    for (text, _, child) in children.iter().copied() {
         let mut entry = json_string(rng, text, spelling);
         entry.push_str(space(rng, spelling));
         entry.push(':');
@@ -327,7 +321,12 @@ fn write_object(
         entries.push(entry);
     }
     if spelling == Spelling::Loose {
-        if rng.one_in(12) && !entries.is_empty() {
+        // Repeated keys, but not of big subtrees: deep paths would make the text explode.
+        let small = entries.iter().map(String::len).sum::<usize>() < 2000;
+        if small && rng.one_in(8) {
+            split_entry(rng, &children, spelling, &mut entries);
+        }
+        if small && rng.one_in(12) && !entries.is_empty() {
             // A repeated key: Go merges members and replaces children.
             let i = rng.below(entries.len());
             let copy = entries[i].clone();
@@ -357,6 +356,60 @@ fn write_object(
         out.push_str(space(rng, spelling));
     }
     out.push('}');
+}
+
+/// Adds an entry repeating the key of a child with children, holding some of them (or a bare
+/// member): Go reads a repeated key as the same element, merging members and replacing the
+/// children read before.
+fn split_entry(
+    rng: &mut Rng,
+    children: &[&(String, Pe, Node)],
+    spelling: Spelling,
+    entries: &mut Vec<String>,
+) {
+    let with_children: Vec<usize> = (0..children.len())
+        .filter(|&i| !children[i].2.children.is_empty())
+        .collect();
+    if with_children.is_empty() {
+        return;
+    }
+    let i = rng.pick(&with_children);
+    let (text, pe, node) = children[i];
+    // The same element, maybe spelled differently.
+    let key = if rng.one_in(2) {
+        text.clone()
+    } else {
+        pe_text(rng, pe, spelling)
+    };
+    let mut part = Node {
+        member: rng.one_in(3),
+        children: Vec::new(),
+    };
+    for (t, p, child) in &node.children {
+        if rng.one_in(2) {
+            part.children
+                .push((t.clone(), p.clone(), clone_node(child)));
+        }
+    }
+    let mut entry = json_string(rng, &key, spelling);
+    entry.push(':');
+    if part.children.is_empty() {
+        entry.push_str(leaf(rng, spelling));
+    } else {
+        write_object(rng, &part, part.member, spelling, &mut entry);
+    }
+    entries.insert(rng.below(entries.len() + 1), entry);
+}
+
+fn clone_node(node: &Node) -> Node {
+    Node {
+        member: node.member,
+        children: node
+            .children
+            .iter()
+            .map(|(t, p, c)| (t.clone(), p.clone(), clone_node(c)))
+            .collect(),
+    }
 }
 
 /// Bytes worth inserting: JSON punctuation, escapes, digits, and bytes that break UTF-8.

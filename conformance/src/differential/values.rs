@@ -145,6 +145,19 @@ pub fn gen_number(rng: &mut Rng) -> String {
     }
 }
 
+/// Another spelling of the same number: `1` as `1.0`, `1e0`, `10e-1`; `1.5` as `1.50`, `1.5E0`.
+pub fn respell_number(rng: &mut Rng, n: &str) -> String {
+    let has_exponent = n.contains(['e', 'E']);
+    let has_point = n.contains('.');
+    match rng.below(4) {
+        0 if !has_exponent && !has_point => format!("{n}.0"),
+        0 if !has_exponent => format!("{n}0"),
+        1 if !has_exponent => format!("{n}{}", rng.pick(&["e0", "E0", "e+0", "e-0", "E+00"])),
+        2 if !has_exponent && !has_point => format!("{n}0e-1"),
+        _ => n.replace('e', "E"),
+    }
+}
+
 /// A scalar: null, a bool, a number or a string.
 pub fn gen_scalar(rng: &mut Rng) -> Val {
     match rng.weighted(&[5, 8, 45, 42]) {
@@ -196,6 +209,9 @@ fn write_json(rng: &mut Rng, v: &Val, spelling: Spelling, out: &mut String) {
     match v {
         Val::Null => out.push_str("null"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Num(n) if spelling == Spelling::Loose && rng.one_in(5) => {
+            out.push_str(&respell_number(rng, n))
+        }
         Val::Num(n) => out.push_str(n),
         Val::Str(s) => out.push_str(&json_string(rng, s, spelling)),
         Val::List(items) => {
