@@ -52,6 +52,8 @@ pub struct Config {
     pub shrink_budget: usize,
     /// Print every skipped case and known deviation too.
     pub verbose: bool,
+    /// Replay these cases (JSON, one per line) instead of random ones.
+    pub input: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -67,6 +69,7 @@ impl Default for Config {
             batch: 256,
             shrink_budget: 4000,
             verbose: false,
+            input: None,
         }
     }
 }
@@ -151,17 +154,27 @@ pub fn make_case(generators: &[Generator], seed: u64, index: u64) -> (&'static s
 /// Runs the differential test, printing mismatches (shrunk) on `out`.
 pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, String> {
     let generators = select(&config.ops)?;
+    let given = match &config.input {
+        Some(path) => Some(read_cases(path)?),
+        None => None,
+    };
     let mut gogen = gogen::Gogen::spawn(&config.gogen, config.replays)?;
     let mut summary = Summary::default();
     let started = Instant::now();
-    let end = config.start.saturating_add(config.cases);
+    let end = match &given {
+        Some(cases) => cases.len() as u64,
+        None => config.start.saturating_add(config.cases),
+    };
     let mut index = config.start;
     let io = |e: std::io::Error| e.to_string();
     while index < end && summary.total.mismatch < config.max_failures {
         let n = (end - index).min(config.batch.max(1) as u64);
         let batch: Vec<(u64, &'static str, Json)> = (index..index + n)
             .map(|i| {
-                let (name, case) = make_case(&generators, config.seed, i);
+                let (name, case) = match given.as_ref().and_then(|g| g.get(i as usize)) {
+                    Some(case) => ("input", case.clone()),
+                    None => make_case(&generators, config.seed, i),
+                };
                 (i, name, case)
             })
             .collect();
@@ -202,6 +215,36 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, String> {
     Ok(summary)
 }
 
+/// Cases from a file of JSON lines (blank lines and lines starting with `#` are skipped).
+fn read_cases(path: &std::path::Path) -> Result<Vec<Json>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| {
+            serde_json::from_str(l).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+/// `case` as a scenario case named `diff-SEED-INDEX`, with a note saying where it came from.
+pub fn named_yaml(case: &Json, seed: u64, index: u64, op: &str) -> String {
+    let mut named = serde_json::Map::new();
+    named.insert("name".into(), Json::String(format!("diff-{seed}-{index}")));
+    if let Json::Object(m) = case {
+        for (k, v) in m {
+            named.insert(k.clone(), v.clone());
+        }
+    }
+    named.insert(
+        "note".into(),
+        Json::String(format!(
+            "found by conformance/differential --seed {seed} (case {index}, {op})"
+        )),
+    );
+    yaml::case_yaml(&Json::Object(named))
+}
+
 /// Prints one mismatch, shrunk, as a scenario case.
 #[allow(clippy::too_many_arguments)]
 fn report(
@@ -216,23 +259,7 @@ fn report(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let shrunk = shrink::shrink(gogen, case, go, smd, diffs, config.shrink_budget)?;
-    let mut minimal = serde_json::Map::new();
-    minimal.insert(
-        "name".into(),
-        Json::String(format!("diff-{}-{index}", config.seed)),
-    );
-    if let Json::Object(m) = &shrunk.case {
-        for (k, v) in m {
-            minimal.insert(k.clone(), v.clone());
-        }
-    }
-    minimal.insert(
-        "note".into(),
-        Json::String(format!(
-            "found by conformance/differential --seed {} (case {index}, {op}), shrunk",
-            config.seed
-        )),
-    );
+    let minimal = named_yaml(&shrunk.case, config.seed, index, op);
     let text = format!(
         "MISMATCH: case {index} of seed {} ({op}), shrunk with {} questions to Go\n\
          differences:\n  {}\n\
@@ -243,7 +270,7 @@ fn report(
         config.seed,
         shrunk.asked,
         shrunk.diffs.join("\n  "),
-        yaml::case_yaml(&Json::Object(minimal)),
+        minimal,
         shrunk.go,
         shrunk.smd,
         clip(&case.to_string(), 2000),
