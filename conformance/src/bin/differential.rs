@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: differential --gogen PATH [--cases N] [--seed S] [--start I] [--ops LIST]
-                    [--max-failures K] [--replays R] [--batch B] [--shrink-budget Q] [--verbose] [--input FILE] [--dump | --dump-yaml]
+                    [--max-failures K] [--replays R] [--batch B] [--shrink-budget Q] [--verbose] [--input FILE] [--failures FILE] [--dump | --dump-yaml]
 
   --gogen PATH        the gogen binary (conformance/differential builds it and passes it)
   --cases N           how many random cases (default 10000)
@@ -21,6 +21,8 @@ const USAGE: &str = "usage: differential --gogen PATH [--cases N] [--seed S] [--
   --shrink-budget Q   questions to Go to shrink one mismatch (default 4000; 0: no shrinking)
   --verbose           also print skipped cases and known deviations
   --input FILE        replay the cases of FILE (JSON, one per line) instead of random ones
+  --failures FILE     write each mismatching case (shrunk) to FILE, one JSON line each
+                      (replay them with --input FILE)
   --dump              only print the generated cases, as JSON lines (no gogen needed)
   --dump-yaml         only print the generated cases, as a scenario file
 
@@ -65,6 +67,7 @@ fn parse_args(args: &[String]) -> Result<(Config, Option<bool>), String> {
             "--shrink-budget" => config.shrink_budget = number(flag, value()?)?,
             "--verbose" => config.verbose = true,
             "--input" => config.input = Some(PathBuf::from(value()?)),
+            "--failures" => config.failures = Some(PathBuf::from(value()?)),
             "--dump" => dump = Some(false),
             "--dump-yaml" => dump = Some(true),
             "-h" | "--help" => {
@@ -101,7 +104,7 @@ fn dump_cases(config: &Config, yaml: bool) -> ExitCode {
     for i in config.start..config.start.saturating_add(config.cases) {
         let (op, case) = make_case(&generators, config.seed, i);
         if yaml {
-            print!("{}", named_yaml(&case, config.seed, i, op));
+            print!("{}", named_yaml(&case, config, i, op));
         } else {
             println!("{case}");
         }

@@ -54,6 +54,8 @@ pub struct Config {
     pub verbose: bool,
     /// Replay these cases (JSON, one per line) instead of random ones.
     pub input: Option<PathBuf>,
+    /// Write every mismatching case (shrunk), one JSON line each, to this file.
+    pub failures: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -70,6 +72,7 @@ impl Default for Config {
             shrink_budget: 4000,
             verbose: false,
             input: None,
+            failures: None,
         }
     }
 }
@@ -158,6 +161,12 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, String> {
         Some(path) => Some(read_cases(path)?),
         None => None,
     };
+    let mut failures_file = match &config.failures {
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
     let mut gogen = gogen::Gogen::spawn(&config.gogen, config.replays)?;
     let mut summary = Summary::default();
     let started = Instant::now();
@@ -206,7 +215,10 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, String> {
         }
         for (i, name, case, go, smd, diffs) in failures {
             let shrink_started = Instant::now();
-            report(&mut gogen, config, i, name, &case, &go, &smd, &diffs, out)?;
+            let minimal = report(&mut gogen, config, i, name, &case, &go, &smd, &diffs, out)?;
+            if let Some(file) = failures_file.as_mut() {
+                writeln!(file, "{minimal}").map_err(io)?;
+            }
             summary.shrinking += shrink_started.elapsed();
         }
         index += n;
@@ -227,10 +239,22 @@ fn read_cases(path: &std::path::Path) -> Result<Vec<Json>, String> {
         .collect()
 }
 
+/// The arguments that regenerate case `index` alone.
+pub fn replay_args(config: &Config, index: u64) -> String {
+    let mut args = format!("--seed {} --start {index} --cases 1", config.seed);
+    if !config.ops.is_empty() {
+        args.push_str(&format!(" --ops {}", config.ops.join(",")));
+    }
+    args
+}
+
 /// `case` as a scenario case named `diff-SEED-INDEX`, with a note saying where it came from.
-pub fn named_yaml(case: &Json, seed: u64, index: u64, op: &str) -> String {
+pub fn named_yaml(case: &Json, config: &Config, index: u64, op: &str) -> String {
     let mut named = serde_json::Map::new();
-    named.insert("name".into(), Json::String(format!("diff-{seed}-{index}")));
+    named.insert(
+        "name".into(),
+        Json::String(format!("diff-{}-{index}", config.seed)),
+    );
     if let Json::Object(m) = case {
         for (k, v) in m {
             named.insert(k.clone(), v.clone());
@@ -239,13 +263,14 @@ pub fn named_yaml(case: &Json, seed: u64, index: u64, op: &str) -> String {
     named.insert(
         "note".into(),
         Json::String(format!(
-            "found by conformance/differential --seed {seed} (case {index}, {op})"
+            "{op} case found by conformance/differential {}",
+            replay_args(config, index)
         )),
     );
     yaml::case_yaml(&Json::Object(named))
 }
 
-/// Prints one mismatch, shrunk, as a scenario case.
+/// Prints one mismatch, shrunk, as a scenario case; returns the shrunk case.
 #[allow(clippy::too_many_arguments)]
 fn report(
     gogen: &mut gogen::Gogen,
@@ -257,17 +282,17 @@ fn report(
     smd: &Json,
     diffs: &[String],
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<Json, String> {
     let shrunk = shrink::shrink(gogen, case, go, smd, diffs, config.shrink_budget)?;
-    let minimal = named_yaml(&shrunk.case, config.seed, index, op);
+    let minimal = named_yaml(&shrunk.case, config, index, op);
     let text = format!(
-        "MISMATCH: case {index} of seed {} ({op}), shrunk with {} questions to Go\n\
+        "MISMATCH: {op} case ({}), shrunk with {} questions to Go\n\
          differences:\n  {}\n\
          scenario case:\n{}\
          Go:  {}\nsmd: {}\n\
          original case: {}\n\
          original differences:\n  {}\n",
-        config.seed,
+        replay_args(config, index),
         shrunk.asked,
         shrunk.diffs.join("\n  "),
         minimal,
@@ -280,7 +305,8 @@ fn report(
             .collect::<Vec<_>>()
             .join("\n  "),
     );
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(shrunk.case)
 }
 
 /// At most `max` bytes of `text` (cut on a character boundary).
