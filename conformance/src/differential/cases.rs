@@ -477,6 +477,15 @@ fn path_element_parse(rng: &mut Rng) -> Json {
 }
 
 fn path_element_serialize(rng: &mut Rng) -> Json {
+    if rng.one_in(8) {
+        let (lang, text) = rng.pick(EDGE_VALUES);
+        let element = if rng.one_in(2) {
+            json!({ "value": { lang: text } })
+        } else {
+            json!({ "key": { "yaml": format!("{{name: {text}}}") } })
+        };
+        return json!({"kind": "pathElement", "op": "serialize", "element": element});
+    }
     loop {
         let pe = gen_pe(rng, SHAPE);
         if let Some(element) = pe_structured(rng, &pe) {
@@ -564,7 +573,39 @@ fn nearby(rng: &mut Rng, v: &Val) -> Val {
     }
 }
 
+/// Values where kinds meet: NaN and infinities (YAML only), zeros, ints and floats that are
+/// equal, empty containers, null, false, the empty string.
+const EDGE_VALUES: &[(&str, &str)] = &[
+    ("yaml", ".nan"),
+    ("yaml", ".inf"),
+    ("yaml", "-.inf"),
+    ("yaml", "[.nan]"),
+    ("yaml", "{a: .nan}"),
+    ("yaml", "0"),
+    ("yaml", "-0.0"),
+    ("yaml", "1"),
+    ("yaml", "1.0"),
+    ("json", "1"),
+    ("json", "-0"),
+    ("json", "9007199254740993"),
+    ("yaml", "9007199254740993"),
+    ("yaml", "9223372036854775807"),
+    ("json", "9223372036854775807"),
+    ("json", "null"),
+    ("json", "false"),
+    ("json", "\"\""),
+    ("json", "[]"),
+    ("json", "{}"),
+    ("json", "[null]"),
+    ("json", "{\"a\":null}"),
+];
+
 fn value_compare(rng: &mut Rng) -> Json {
+    if rng.one_in(4) {
+        let (la, ta) = rng.pick(EDGE_VALUES);
+        let (lb, tb) = rng.pick(EDGE_VALUES);
+        return json!({"kind": "value", "op": "compare", "a": {la: ta}, "b": {lb: tb}});
+    }
     let a = gen_value(rng, 3, true);
     let b = nearby(rng, &a);
     let (a, b) = (value_spec(rng, &a), value_spec(rng, &b));

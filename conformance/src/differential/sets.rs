@@ -173,7 +173,8 @@ pub fn pe_structured(rng: &mut Rng, pe: &Pe) -> Option<Json> {
 /// A value spec for `v`: `{json: …}`, or now and then `{yaml: …}` when `v` can be YAML.
 pub fn value_spec(rng: &mut Rng, v: &Val) -> Json {
     if rng.one_in(5) {
-        if let Some(yaml) = to_yaml(v) {
+        let specials = rng.one_in(4);
+        if let Some(yaml) = to_yaml(rng, v, specials) {
             return json!({ "yaml": yaml });
         }
     }

@@ -252,14 +252,16 @@ fn yaml_safe(s: &str) -> bool {
 }
 
 /// `v` as flow YAML that is also JSON (quoted keys and strings, JSON numbers), or None when a
-/// string of `v` would read differently in YAML and JSON.
-pub fn to_yaml(v: &Val) -> Option<String> {
+/// string of `v` would read differently in YAML and JSON. With `specials`, a number is now and
+/// then YAML's `.nan` or `.inf` instead (floats JSON cannot write: NaN orders and serializes
+/// in its own ways).
+pub fn to_yaml(rng: &mut Rng, v: &Val, specials: bool) -> Option<String> {
     let mut out = String::new();
-    write_yaml(v, &mut out)?;
+    write_yaml(rng, v, specials, &mut out)?;
     Some(out)
 }
 
-fn write_yaml(v: &Val, out: &mut String) -> Option<()> {
+fn write_yaml(rng: &mut Rng, v: &Val, specials: bool, out: &mut String) -> Option<()> {
     match v {
         Val::Str(s) => {
             if !yaml_safe(s) {
@@ -280,7 +282,7 @@ fn write_yaml(v: &Val, out: &mut String) -> Option<()> {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_yaml(item, out)?;
+                write_yaml(rng, item, specials, out)?;
             }
             out.push(']');
         }
@@ -290,9 +292,9 @@ fn write_yaml(v: &Val, out: &mut String) -> Option<()> {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_yaml(&Val::Str(k.clone()), out)?;
+                write_yaml(rng, &Val::Str(k.clone()), specials, out)?;
                 out.push_str(": ");
-                write_yaml(item, out)?;
+                write_yaml(rng, item, specials, out)?;
             }
             out.push('}');
         }
@@ -300,9 +302,11 @@ fn write_yaml(v: &Val, out: &mut String) -> Option<()> {
             // yaml.v2 reads this as a uint64, which smd refuses on purpose (README).
             return None;
         }
+        Val::Num(_) if specials && rng.one_in(4) => {
+            out.push_str(rng.pick(&[".nan", ".NaN", ".inf", "-.inf", "+.Inf"]));
+        }
         Val::Null | Val::Bool(_) | Val::Num(_) => {
-            let mut rng = Rng::new(0);
-            write_json(&mut rng, v, Spelling::Canonical, out);
+            write_json(rng, v, Spelling::Canonical, out);
         }
     }
     Some(())
