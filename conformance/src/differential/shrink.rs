@@ -59,6 +59,9 @@ pub fn shrink(
     // After a success, the next round starts where the last one succeeded (the earlier, bigger
     // cuts rarely work the second time): a round that goes all the way around ends shrinking.
     let mut start = 0;
+    if budget == 0 {
+        return Ok(best);
+    }
     'rounds: loop {
         let all = candidates(&best.case);
         let n = all.len();

@@ -128,8 +128,10 @@ fn plain_ok(s: &str) -> bool {
         "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~",
     ];
     !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
         && s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !s.ends_with(['-', '.'])
         && !WORDS.contains(&s)
 }
 
