@@ -241,6 +241,9 @@ fn read_cases(path: &std::path::Path) -> Result<Vec<Json>, String> {
 
 /// The arguments that regenerate case `index` alone.
 pub fn replay_args(config: &Config, index: u64) -> String {
+    if let Some(path) = &config.input {
+        return format!("--input {}, case {}", path.display(), index + 1);
+    }
     let mut args = format!("--seed {} --start {index} --cases 1", config.seed);
     if !config.ops.is_empty() {
         args.push_str(&format!(" --ops {}", config.ops.join(",")));
