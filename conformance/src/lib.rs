@@ -8,6 +8,7 @@
 
 mod canonical;
 mod compare;
+pub mod differential;
 mod fieldset;
 mod inputs;
 pub mod openapi_ops;

@@ -55,14 +55,14 @@ impl Set {
 
     /// Adds the member `element` to this node.
     pub(crate) fn insert_member(&mut self, element: &PathElement) {
-        if let Err(at) = self.members.binary_search_by(|m| m.compare(element)) {
+        if let Err(at) = go_search(&self.members, |m| m.compare(element)) {
             self.members.insert(at, element.clone());
         }
     }
 
     /// The child node for `element`, created empty if it does not exist.
     pub(crate) fn descend(&mut self, element: &PathElement) -> &mut Set {
-        let at = match self.children.binary_search_by(|(e, _)| e.compare(element)) {
+        let at = match go_search(&self.children, |(e, _)| e.compare(element)) {
             Ok(at) => at,
             Err(at) => {
                 self.children
@@ -90,15 +90,12 @@ impl Set {
 
     /// Whether `element` is a member of this node.
     pub fn has_member(&self, element: &PathElement) -> bool {
-        self.members
-            .binary_search_by(|m| m.compare(element))
-            .is_ok()
+        go_search(&self.members, |m| m.compare(element)).is_ok()
     }
 
     /// The child node for `element`, if there is one.
     pub fn child(&self, element: &PathElement) -> Option<&Set> {
-        self.children
-            .binary_search_by(|(e, _)| e.compare(element))
+        go_search(&self.children, |(e, _)| e.compare(element))
             .ok()
             .map(|at| &*self.children[at].1)
     }
@@ -181,5 +178,26 @@ impl<P: AsRef<[PathElement]>> FromIterator<P> for Set {
 impl AsRef<[PathElement]> for crate::Path {
     fn as_ref(&self) -> &[PathElement] {
         self
+    }
+}
+
+/// Go's `slices.BinarySearchFunc`, probe for probe: the first position whose item is not less
+/// than the target, and whether that item compares equal. Not `binary_search_by`, which may
+/// return any equal item and probes in another order: with a NaN value, which compares equal
+/// to every number, the two find different elements (Go merges `v:NaN` into the first number
+/// of a node).
+fn go_search<T>(items: &[T], compare: impl Fn(&T) -> std::cmp::Ordering) -> Result<usize, usize> {
+    let (mut lo, mut hi) = (0, items.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match items.get(mid) {
+            Some(item) if compare(item) == std::cmp::Ordering::Less => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    let at = lo;
+    match items.get(at) {
+        Some(item) if compare(item) == std::cmp::Ordering::Equal => Ok(at),
+        _ => Err(at),
     }
 }
