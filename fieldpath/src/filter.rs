@@ -132,10 +132,7 @@ impl SetMatcher {
         }
         let mut members = self.members.clone();
         for (pattern, child) in &other.members {
-            let found = self
-                .members
-                .binary_search_by(|(p, _)| p.compare(pattern))
-                .ok();
+            let found = go_find(&self.members, pattern);
             match found {
                 Some(at) => members[at].1 = members[at].1.merge(child),
                 None => members.push((pattern.clone(), child.clone())),
@@ -147,6 +144,27 @@ impl SetMatcher {
             members,
         }
     }
+}
+
+/// Go's `sortedMemberMatcher.Find`: `sort.Find` with the comparison the wrong way round
+/// (`s[i].Compare(p)`), and a wildcard never equal to a wildcard. It finds a pattern only in
+/// some positions; what it misses is appended as a second member, and the first one wins.
+fn go_find(members: &[(ElementPattern, SetMatcher)], pattern: &ElementPattern) -> Option<usize> {
+    let cmp = |i: usize| match (&members[i].0, pattern) {
+        (ElementPattern::Any, ElementPattern::Element(_)) => Ordering::Less,
+        (_, ElementPattern::Any) => Ordering::Greater,
+        (ElementPattern::Element(a), ElementPattern::Element(b)) => a.compare(b),
+    };
+    let (mut lo, mut hi) = (0, members.len());
+    while lo < hi {
+        let h = lo + (hi - lo) / 2;
+        if cmp(h) == Ordering::Greater {
+            lo = h + 1;
+        } else {
+            hi = h;
+        }
+    }
+    (lo < members.len() && cmp(lo) == Ordering::Equal).then_some(lo)
 }
 
 /// Sorts patterns without relying on the order being total (a NaN value in an element makes it

@@ -120,7 +120,41 @@ impl Decimal {
             exponent = -exponent;
         }
         d.point = exponent + 1;
+        d.round_ties_to_even(f.abs());
         d
+    }
+
+    /// Go's shortest digits break an exact tie between two candidates (the float lies exactly
+    /// half way between them) towards the even last digit; Rust's `{:e}` takes the upper one.
+    /// Ties need 16 or 17 digits.
+    fn round_ties_to_even(&mut self, f: f64) {
+        let n = self.len;
+        let Some(&last) = self.digits.get(n.wrapping_sub(1)) else {
+            return;
+        };
+        if n < 16 || (last - b'0') % 2 == 0 {
+            return;
+        }
+        // The candidate below, and the exact value written with one digit more.
+        let mut lower = self.digits;
+        lower[n - 1] = last - 1;
+        let mut midpoint: Vec<u8> = lower[..n].to_vec();
+        midpoint.push(b'5');
+        let mantissa = |text: &str| -> Vec<u8> {
+            let m = text.split('e').next().unwrap_or_default();
+            let mut digits: Vec<u8> = m.bytes().filter(u8::is_ascii_digit).collect();
+            while digits.len() > 1 && digits.last() == Some(&b'0') {
+                digits.pop();
+            }
+            digits
+        };
+        if mantissa(&format!("{:.*e}", n, f)) != midpoint {
+            return;
+        }
+        // Exactly half way only if no digit follows (767 digits hold any float exactly).
+        if mantissa(&format!("{:.800e}", f)) == midpoint {
+            self.digits = lower;
+        }
     }
 
     fn digits(&self) -> &[u8] {
