@@ -91,7 +91,8 @@ pub(crate) enum Command {
     ///   schema `x-kubernetes-map-type: atomic`; mark it `granular` to say merging is
     ///   intended.
     ///
-    /// Nothing below an atomic list or map is checked: it is replaced whole anyway.
+    /// Nothing below an atomic list or map is checked: it is replaced whole anyway; nor are
+    /// the `items` of `…List` kinds (metadata: ListMeta), which nobody applies.
     ///
     /// Exit status: 0 no warnings, 1 warnings printed, 2 bad input or usage.
     ///
