@@ -74,37 +74,7 @@ fn describe(name: &str, error: &Error) -> Failure {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::tests::run_cli;
-
-    fn temp_file(contents: &[u8]) -> tempfile_path::TempPath {
-        tempfile_path::TempPath::new(contents)
-    }
-
-    /// A file under the target directory, removed when dropped.
-    mod tempfile_path {
-        pub(crate) struct TempPath(pub(crate) std::path::PathBuf);
-        impl TempPath {
-            pub(crate) fn new(contents: &[u8]) -> TempPath {
-                use std::sync::atomic::{AtomicUsize, Ordering};
-                static N: AtomicUsize = AtomicUsize::new(0);
-                let path = std::env::temp_dir().join(format!(
-                    "smd-cli-test-{}-{}.json",
-                    std::process::id(),
-                    N.fetch_add(1, Ordering::Relaxed)
-                ));
-                let _ = std::fs::write(&path, contents);
-                TempPath(path)
-            }
-            pub(crate) fn as_str(&self) -> &str {
-                self.0.to_str().unwrap_or_default()
-            }
-        }
-        impl Drop for TempPath {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_file(&self.0);
-            }
-        }
-    }
+    use crate::cli::tests::{run_cli, temp_file};
 
     #[test]
     fn fmt_normalizes_order_and_whitespace() {

@@ -2,10 +2,12 @@
 //!
 //! Every subcommand is a function from its arguments and input to text written on a
 //! `&mut dyn Write`, so tests call it without a process. Exit codes: 0 success, 2 bad input or
-//! usage (as `kubectl diff` uses them; 1 and 3 are kept for "changes" and "conflicts").
+//! usage (as `kubectl diff` uses them); 1 means "findings" (`schema lint` printed warnings,
+//! later: `diff` found changes); 3 is kept for conflicts.
 
 mod fieldsv1;
 mod input;
+mod schema;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -26,6 +28,9 @@ enum Command {
     /// Read and write `fieldsV1`, the field-set format of `metadata.managedFields`.
     #[command(name = "fieldsv1", subcommand)]
     FieldsV1(fieldsv1::Command),
+    /// Schemas: convert OpenAPI documents, list types and kinds, lint list and map markers.
+    #[command(subcommand)]
+    Schema(schema::Command),
 }
 
 /// An error for the user: what went wrong, already naming the file and the place.
@@ -55,16 +60,27 @@ pub(crate) fn run(
         }
     };
     let result = match cli.command {
-        Command::FieldsV1(command) => fieldsv1::run(command, out),
+        Command::FieldsV1(command) => fieldsv1::run(command, out).map(|()| Status::Ok),
+        Command::Schema(command) => schema::run(command, out),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Warnings) => ExitCode::from(1),
         Err(Outcome::BrokenPipe) => ExitCode::SUCCESS,
         Err(Outcome::Failure(Failure(message))) => {
             let _ = writeln!(err, "smd: {message}");
             ExitCode::from(2)
         }
     }
+}
+
+/// How a subcommand that ran to the end went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Done, nothing to report: exit 0.
+    Ok,
+    /// Done, and it printed findings (lint warnings): exit 1.
+    Warnings,
 }
 
 /// Why a subcommand stopped early.
@@ -108,14 +124,46 @@ mod tests {
             0
         } else if code == ExitCode::from(2) {
             2
-        } else {
+        } else if code == ExitCode::from(1) {
             1
+        } else {
+            u8::MAX
         };
         (
             code,
             String::from_utf8_lossy(&out).into_owned(),
             String::from_utf8_lossy(&err).into_owned(),
         )
+    }
+
+    pub(crate) fn temp_file(contents: &[u8]) -> tempfile_path::TempPath {
+        tempfile_path::TempPath::new(contents)
+    }
+
+    /// A file under the target directory, removed when dropped.
+    pub(crate) mod tempfile_path {
+        pub(crate) struct TempPath(pub(crate) std::path::PathBuf);
+        impl TempPath {
+            pub(crate) fn new(contents: &[u8]) -> TempPath {
+                use std::sync::atomic::{AtomicUsize, Ordering};
+                static N: AtomicUsize = AtomicUsize::new(0);
+                let path = std::env::temp_dir().join(format!(
+                    "smd-cli-test-{}-{}.json",
+                    std::process::id(),
+                    N.fetch_add(1, Ordering::Relaxed)
+                ));
+                let _ = std::fs::write(&path, contents);
+                TempPath(path)
+            }
+            pub(crate) fn as_str(&self) -> &str {
+                self.0.to_str().unwrap_or_default()
+            }
+        }
+        impl Drop for TempPath {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_file(&self.0);
+            }
+        }
     }
 
     #[test]

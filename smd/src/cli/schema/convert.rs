@@ -1,0 +1,248 @@
+//! `smd schema convert`: OpenAPI documents to SMD schema YAML or JSON.
+
+use super::Format;
+use super::load::load;
+use crate::cli::{Failure, Outcome, Status};
+use smd::fieldpath::Value;
+use smd_schema::Schema;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub(crate) fn run(
+    inputs: &[PathBuf],
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Status, Outcome> {
+    let loaded = load(inputs)?;
+    let text = match format {
+        Format::Yaml => loaded.schema.to_yaml(),
+        Format::Json => to_json(&loaded.schema)?,
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(Status::Ok)
+}
+
+/// The schema as JSON: SMD's schema document (the canonical YAML, read back as a value), keys
+/// in the YAML's order, two-space indentation. `Schema::from_yaml` reads it too.
+fn to_json(schema: &Schema) -> Result<String, Failure> {
+    let value: Value = smd::fieldpath::yaml::from_str(&schema.to_yaml())
+        .map_err(|e| Failure::new(format!("cannot write the schema as JSON: {e}")))?;
+    let mut text = serde_json::to_string_pretty(&value)
+        .map_err(|e| Failure::new(format!("cannot write the schema as JSON: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::{run_cli, temp_file};
+    use smd_schema::Schema;
+
+    const V2: &[u8] = br#"{"swagger": "2.0", "definitions": {
+      "io.k8s.api.apps.v1.Deployment": {"type": "object",
+        "x-kubernetes-group-version-kind": [{"group": "apps", "version": "v1", "kind": "Deployment"}],
+        "properties": {"replicas": {"type": "integer"},
+          "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["port"],
+                    "items": {"type": "object", "properties": {"port": {"type": "integer"}}}}}}}}"#;
+
+    #[test]
+    fn v2_json_to_yaml() {
+        let file = temp_file(V2);
+        let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert!(
+            out.starts_with("types:\n- name: __untyped_atomic_\n"),
+            "{out}"
+        );
+        let deployment = &out[out
+            .find("- name: io.k8s.api.apps.v1.Deployment")
+            .unwrap_or(0)..];
+        assert_eq!(
+            deployment,
+            "- name: io.k8s.api.apps.v1.Deployment
+  map:
+    fields:
+    - name: ports
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: port
+                type:
+                  scalar: numeric
+          elementRelationship: associative
+          keys:
+          - port
+    - name: replicas
+      type:
+        scalar: numeric
+"
+        );
+    }
+
+    #[test]
+    fn v3_yaml_to_json_reads_back_as_the_same_schema() {
+        let file = temp_file(
+            b"openapi: 3.0.0\ncomponents:\n  schemas:\n    t:\n      type: object\n      \
+              properties:\n        s: {type: array, items: {type: string}, x-kubernetes-list-type: set}\n",
+        );
+        let (code, json, err) = run_cli(&["schema", "convert", file.as_str(), "-o", "json"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert!(json.starts_with("{\n  \"types\": [\n"), "{json}");
+        assert!(
+            json.contains("\"elementRelationship\": \"associative\""),
+            "{json}"
+        );
+        let (_, yaml, _) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!(Schema::from_yaml(&json).ok(), Schema::from_yaml(&yaml).ok());
+        assert!(Schema::from_yaml(&yaml).is_ok());
+    }
+
+    #[test]
+    fn v3_documents_are_merged() {
+        let a = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {
+              "a": {"type": "object", "properties": {"x": {"type": "string"}}},
+              "shared": {"type": "string"}}}}"#,
+        );
+        let b = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {
+              "b": {"type": "object", "properties": {"y": {"type": "string"}}},
+              "shared": {"type": "string"}}}}"#,
+        );
+        let (code, out, err) = run_cli(&["schema", "types", "--schema", a.as_str(), b.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, "__untyped_atomic_\n__untyped_deduced_\na\nb\nshared\n");
+        let (code, out, _) = run_cli(&["schema", "convert", a.as_str(), b.as_str()]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("- name: a\n") && out.contains("- name: b\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_type_defined_differently_names_both_files() {
+        let a = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {"t": {"type": "string"}}}}"#,
+        );
+        let b = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {"t": {"type": "integer"}}}}"#,
+        );
+        let (code, out, err) = run_cli(&["schema", "convert", a.as_str(), b.as_str()]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert_eq!(
+            err,
+            format!(
+                "smd: cannot merge the OpenAPI documents: {}, {}: #/components/schemas/t: \
+                 defined differently in two documents\n",
+                a.as_str(),
+                b.as_str()
+            )
+        );
+    }
+
+    #[test]
+    fn conversion_errors_name_the_file_and_the_pointer() {
+        let file = temp_file(
+            br#"{"swagger": "2.0", "definitions": {"t": {"type": "object", "properties": {
+              "l": {"type": "array", "items": {"type": "object"}, "x-kubernetes-list-type": "map"},
+              "m": {"type": "object", "x-kubernetes-map-type": "granualr"}}}}}"#,
+        );
+        let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert_eq!(
+            err,
+            format!(
+                "smd: {}: cannot convert the OpenAPI schemas: 2 problems\n  \
+                 #/definitions/t/properties/l: missing map keys\n  \
+                 #/definitions/t/properties/m: unknown map type granualr\n",
+                file.as_str()
+            )
+        );
+    }
+
+    #[test]
+    fn conversion_errors_after_a_merge_name_the_defining_file() {
+        let a = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {"ok": {"type": "string"}}}}"#,
+        );
+        let b = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {"bad": {"type": "array"}}}}"#,
+        );
+        let (code, _, err) = run_cli(&["schema", "convert", a.as_str(), b.as_str()]);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err,
+            format!(
+                "smd: cannot convert the OpenAPI schemas: {}: #/components/schemas/bad: \
+                 `items` must be specified on arrays\n",
+                b.as_str()
+            )
+        );
+    }
+
+    #[test]
+    fn v2_and_v3_do_not_mix() {
+        let a = temp_file(br#"{"swagger": "2.0", "definitions": {}}"#);
+        let b = temp_file(br#"{"openapi": "3.0.0", "components": {}}"#);
+        let (code, _, err) = run_cli(&["schema", "convert", a.as_str(), b.as_str()]);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err,
+            format!(
+                "smd: {}: an OpenAPI v3 document cannot be merged with {}, an OpenAPI v2 document\n",
+                b.as_str(),
+                a.as_str()
+            )
+        );
+    }
+
+    #[test]
+    fn crds_are_recognized_but_not_converted_yet() {
+        let file = temp_file(
+            b"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+              metadata: {name: widgets.example.com}\n---\n\
+              apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+              metadata: {name: gadgets.example.com}\n",
+        );
+        let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert_eq!(
+            err,
+            format!(
+                "smd: {}: CRD conversion is not available yet\n",
+                file.as_str()
+            )
+        );
+    }
+
+    #[test]
+    fn an_smd_schema_is_written_back_canonically() {
+        let file = temp_file(b"{\"types\": [{\"scalar\": \"string\", \"name\": \"s\"}]}");
+        let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, "types:\n- name: s\n  scalar: string\n");
+    }
+
+    #[test]
+    fn other_documents_are_refused_with_the_reason() {
+        let file = temp_file(b"apiVersion: v1\nkind: Pod\n");
+        let (code, _, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err,
+            format!(
+                "smd: {}: cannot read the OpenAPI document: #: neither an OpenAPI v2 document \
+                 (swagger, definitions) nor a v3 one (openapi, components)\n",
+                file.as_str()
+            )
+        );
+        let bad = temp_file(b"{\"swagger\": \"2.0\", \"definitions\": {\"t\": {\"type\": 1}}}");
+        let (code, _, err) = run_cli(&["schema", "convert", bad.as_str()]);
+        assert_eq!(code, 2);
+        assert!(err.contains(": #/definitions/t/type: "), "{err}");
+    }
+}

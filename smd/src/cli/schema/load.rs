@@ -1,0 +1,184 @@
+//! One schema from the inputs named on the command line: one document, or several OpenAPI v3
+//! documents merged (one per group-version, as an API server serves `/openapi/v3`).
+
+use super::source::{Source, convert_crds};
+use crate::cli::Failure;
+use crate::cli::input::{self, Input};
+use smd_schema::Schema;
+use smd_schema::gvk::GvkIndex;
+use smd_schema::openapi::{Document, Error, ErrorKind, Version};
+use std::path::PathBuf;
+
+/// A schema and, when its inputs carry one (OpenAPI, CRDs), its group/version/kind index.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    pub(crate) schema: Schema,
+    pub(crate) gvk: Option<GvkIndex>,
+}
+
+/// Reads, recognizes and combines `paths` (`-` is stdin).
+pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, Failure> {
+    let mut inputs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let input = input::read(Some(path))?;
+        let source = Source::read(&input)?;
+        inputs.push((input, source));
+    }
+    match inputs.as_slice() {
+        [] => return Err(Failure::new("no input")),
+        [(input, Source::Smd(_))] => {
+            let name = input.name.clone();
+            let Some((_, source)) = inputs.pop() else {
+                return Err(Failure::new("no input"));
+            };
+            return source
+                .into_schema(&name)
+                .map(|(schema, _)| Loaded { schema, gvk: None });
+        }
+        _ => {}
+    }
+    if let Some((input, Source::Crds(crds))) =
+        inputs.iter().find(|(_, s)| matches!(s, Source::Crds(_)))
+    {
+        // CRDs and OpenAPI documents are combined by the CRD converter (it merges the static
+        // spec the API server adds): hand them all over.
+        let (schema, gvk) = convert_crds(&input.name, crds)?;
+        return Ok(Loaded {
+            schema,
+            gvk: Some(gvk),
+        });
+    }
+    let mut documents: Vec<(Input, Document)> = Vec::with_capacity(inputs.len());
+    for (input, source) in inputs {
+        match source {
+            Source::OpenApi(doc) => documents.push((input, doc)),
+            Source::Smd(_) | Source::Crds(_) => {
+                return Err(Failure::new(format!(
+                    "{}: an SMD schema cannot be combined with other inputs; pass it alone",
+                    input.name
+                )));
+            }
+        }
+    }
+    if let Some((first, rest)) = documents.split_first() {
+        if let Some(other) = rest.iter().find(|(_, d)| d.version() != first.1.version()) {
+            return Err(Failure::new(format!(
+                "{}: an OpenAPI {} document cannot be merged with {}, an OpenAPI {} document",
+                other.0.name,
+                version_name(other),
+                first.0.name,
+                version_name(first),
+            )));
+        }
+    }
+    // Which file defines each type, for errors found after merging.
+    let owners: Vec<(String, Vec<String>)> = documents
+        .iter()
+        .map(|(input, doc)| (input.name.clone(), doc.names().map(str::to_owned).collect()))
+        .collect();
+    let doc = if documents.len() == 1 {
+        documents.pop().map(|(_, d)| d)
+    } else {
+        None
+    };
+    let doc = match doc {
+        Some(doc) => doc,
+        None => {
+            let base = match documents.first().map(|(_, d)| d.version()) {
+                Some(Version::V2) => "#/definitions",
+                _ => "#/components/schemas",
+            };
+            Document::merge(documents.into_iter().map(|(_, d)| d))
+                .map_err(|e| describe_merge(&e, base, &owners))?
+        }
+    };
+    let schema = doc.to_schema().map_err(|e| describe(&e, &owners))?;
+    Ok(Loaded {
+        schema,
+        gvk: Some(doc.gvk_index()),
+    })
+}
+
+fn version_name((_, source): &(Input, Document)) -> &'static str {
+    match source.version() {
+        Version::V2 => "v2",
+        Version::V3 => "v3",
+    }
+}
+
+/// A merge error: the type defined differently, with every file defining it. (The library
+/// names the type as `#/NAME`; the pointer in the files is under `base`.)
+fn describe_merge(error: &Error, base: &str, owners: &[(String, Vec<String>)]) -> Failure {
+    let lines: Vec<String> = error
+        .problems()
+        .iter()
+        .map(|p| {
+            let escaped = p.pointer().strip_prefix("#/").unwrap_or_default();
+            let name = unescape(escaped);
+            let files: Vec<&str> = owners
+                .iter()
+                .filter(|(_, names)| names.contains(&name))
+                .map(|(file, _)| file.as_str())
+                .collect();
+            format!("{}: {base}/{escaped}: {}", files.join(", "), p.message())
+        })
+        .collect();
+    Failure::new(format!(
+        "cannot merge the OpenAPI documents: {}",
+        lines.join("\n  ")
+    ))
+}
+
+/// The error with each problem prefixed by the file(s) defining the type it is in.
+fn describe(error: &Error, owners: &[(String, Vec<String>)]) -> Failure {
+    if let [(name, _)] = owners {
+        return Failure::new(format!("{name}: {error}"));
+    }
+    let what = match error.kind() {
+        ErrorKind::Read => "cannot read the OpenAPI document",
+        ErrorKind::Merge => "cannot merge the OpenAPI documents",
+        _ => "cannot convert the OpenAPI schemas",
+    };
+    let located: Vec<String> = error
+        .problems()
+        .iter()
+        .map(|p| {
+            let definition = definition_of(p.pointer());
+            let files: Vec<&str> = owners
+                .iter()
+                .filter(|(_, names)| {
+                    definition
+                        .as_deref()
+                        .is_some_and(|d| names.iter().any(|n| n == d))
+                })
+                .map(|(file, _)| file.as_str())
+                .collect();
+            let files = match files.as_slice() {
+                [] => String::new(),
+                [first, ..] => format!("{first}: "),
+            };
+            format!("{files}{p}")
+        })
+        .collect();
+    match located.as_slice() {
+        [one] => Failure::new(format!("{what}: {one}")),
+        many => Failure::new(format!(
+            "{what}: {} problems\n  {}",
+            many.len(),
+            many.join("\n  ")
+        )),
+    }
+}
+
+/// The definition name a JSON pointer is in: `#/components/schemas/NAME/...` or
+/// `#/definitions/NAME/...`.
+fn definition_of(pointer: &str) -> Option<String> {
+    let rest = pointer
+        .strip_prefix("#/components/schemas/")
+        .or_else(|| pointer.strip_prefix("#/definitions/"))?;
+    Some(unescape(rest.split('/').next()?))
+}
+
+fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
