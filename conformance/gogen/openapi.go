@@ -110,11 +110,20 @@ func decodeOpenAPIOp(op string, c *spec) (func() (any, error), error) {
 
 // readFailed is the result for a document Go cannot read: only the failure
 // itself is compared (the texts are the JSON decoder's), like YAML errors.
+// kube-openapi's go-json-experiment picks "cannot" or "unable to" once per
+// process, at random (Hyrum-proofing); the golden always says "cannot", so
+// that regeneration is reproducible.
 func readFailed(err error) (any, error) {
 	if isGenError(err) {
 		return nil, err
 	}
-	return jObject{"readError": errorNode(err)}, nil
+	node := errorNode(err)
+	for _, k := range []string{"message", "stable"} {
+		if text, ok := node[k].(string); ok {
+			node[k] = strings.ReplaceAll(text, "json: unable to ", "json: cannot ")
+		}
+	}
+	return jObject{"readError": node}, nil
 }
 
 // sortedLines makes schemaconv's error deterministic: it joins one line per
