@@ -38,6 +38,10 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
                     "index": index,
                 }));
             }
+            Err(e) if !e.invalid().is_empty() => {
+                let lines: Vec<&str> = e.invalid().iter().map(|f| f.go_text.as_str()).collect();
+                crds.push(json!({ "name": e.crd_name(), "invalid": lines }));
+            }
             Err(e) => return Ok(json!({ "readError": { "stable": e.to_string() } })),
         }
     }

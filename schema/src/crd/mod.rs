@@ -20,8 +20,10 @@
 //! reads `[]interface{}`), so no list kind is indexed and nothing refers to the list type: smd
 //! leaves it out.
 //!
-//! Not yet done: the API server's validation of the CRD itself (a CRD it would refuse, such as
-//! one with an object property without a `type`, is converted here instead of refused).
+//! A CRD whose schemas the API server would refuse (an object field without a `type`, list-map
+//! keys that are not item properties, ...) is refused with Go's field errors, each with the JSON
+//! pointer of the schema at fault ([`Error::invalid`]); see `validate.rs` for what is checked.
+//! The rest of the API server's validation (names, versions, CEL rules) is not done.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -32,6 +34,9 @@ use crate::gvk::GroupVersionKind;
 use crate::openapi::Document;
 use crate::openapi::node::Node;
 use crate::{Atom, Schema, TypeDef, TypeRef};
+
+mod validate;
+pub use validate::FieldError;
 
 /// How deep a CRD schema may nest (the YAML reader allows more; schemas beyond this are not
 /// Kubernetes objects).
@@ -44,6 +49,8 @@ const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 pub struct Error {
     pointer: String,
     message: String,
+    name: String,
+    invalid: Vec<FieldError>,
 }
 
 impl Error {
@@ -51,7 +58,20 @@ impl Error {
         Error {
             pointer: pointer.into(),
             message: message.into(),
+            name: String::new(),
+            invalid: Vec::new(),
         }
+    }
+
+    /// The API server would refuse the CRD: each problem with Go's text and its pointer.
+    /// Empty for a CRD smd cannot read at all.
+    pub fn invalid(&self) -> &[FieldError] {
+        &self.invalid
+    }
+
+    /// `metadata.name` of the CRD, when it was read.
+    pub fn crd_name(&self) -> &str {
+        &self.name
     }
 
     /// The JSON pointer (as a URI fragment, `#/spec/versions/0/schema`) of the part at fault.
@@ -127,6 +147,39 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
         _ => return Err(Error::new("#/spec/versions", "expected a list")),
     };
 
+    // The API server validates the internal version, which holds one shared schema in
+    // `spec.validation` when every version has the same one.
+    let mut invalid = Vec::new();
+    let first = versions.first().and_then(version_schema);
+    let shared = versions.iter().all(|v| version_schema(v) == first);
+    for (i, v) in versions.iter().enumerate() {
+        let Some(schema) = version_schema(v) else {
+            continue;
+        };
+        let pointer = format!("#/spec/versions/{i}/schema/openAPIV3Schema");
+        if shared {
+            validate::validate(
+                schema,
+                "spec.validation.openAPIV3Schema",
+                &pointer,
+                &mut invalid,
+            );
+            break;
+        }
+        let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
+        validate::validate(schema, &path, &pointer, &mut invalid);
+    }
+    if !invalid.is_empty() {
+        invalid.sort_by(|a, b| a.go_text.cmp(&b.go_text));
+        let first = &invalid[0];
+        return Err(Error {
+            pointer: first.pointer.clone(),
+            message: format!("the API server refuses this CRD: {}", first.go_text),
+            name,
+            invalid,
+        });
+    }
+
     let mut schemas: Vec<(String, Node)> = Vec::new();
     let mut index = Vec::new();
     for (i, v) in versions.iter().enumerate() {
@@ -200,6 +253,18 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
         schema: Schema::new(types),
         index,
     })
+}
+
+fn version_schema(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Map(m) => match m.get("schema") {
+            Some(Value::Map(s)) => s
+                .get("openAPIV3Schema")
+                .filter(|s| !matches!(s, Value::Null)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `gvkToModelName`: the group reversed, then the version and the kind.
@@ -452,5 +517,76 @@ fn opt_str(m: &Map, key: &str, at: &str) -> Result<Option<String>, Error> {
             format!("{at}/{}", escape(key)),
             "expected a string",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              l:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items: {type: object, properties: {other: {type: string}}}
+";
+
+    #[test]
+    fn refused_crds_name_go_path_and_json_pointer() {
+        let Ok(results) = convert_stream(CRD) else {
+            panic!("the stream reads")
+        };
+        let Some(Err(e)) = results.first() else {
+            panic!("the CRD is refused")
+        };
+        assert_eq!(e.crd_name(), "widgets.example.com");
+        assert_eq!(
+            e.invalid()[0].go_text,
+            "spec.validation.openAPIV3Schema.properties[spec].properties[l].x-kubernetes-list-map-keys: \
+             Invalid value: [\"name\"]: entries must all be names of item properties"
+        );
+        assert_eq!(
+            e.pointer(),
+            "#/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/l"
+        );
+    }
+
+    #[test]
+    fn a_valid_crd_indexes_its_kind() {
+        let text = CRD.replace("[name]", "[other]").replace(
+            "properties: {other",
+            "required: [other], properties: {other",
+        );
+        let Ok(results) = convert_stream(&text) else {
+            panic!("the stream reads")
+        };
+        let Some(Ok(c)) = results.first() else {
+            panic!("the CRD converts")
+        };
+        assert_eq!(c.index.len(), 1);
+        assert_eq!(c.index[0].1, "com.example.v1.Widget");
+        assert!(
+            c.schema
+                .find_named_type("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+                .is_some()
+        );
     }
 }
