@@ -156,6 +156,17 @@ func documentInput(c *spec) (func() (models, error), error) {
 		}
 		return func() (models, error) { return kubernetesModels(name) }, nil
 	}
+	if file, ok, err := c.optStr("kubeOpenAPITestdata"); err != nil {
+		return nil, err
+	} else if ok {
+		if c.has("input") || c.has("inputBase64") {
+			return nil, genErrorf("%s: give either \"kubeOpenAPITestdata\" or \"input\", not both", c.where)
+		}
+		if !strings.Contains(file, "/testdata/") || strings.Contains(file, "..") || strings.HasPrefix(file, "/") {
+			return nil, genErrorf("%s: kubeOpenAPITestdata must be a path under a testdata directory of the kube-openapi module, not %q", c.at("kubeOpenAPITestdata"), file)
+		}
+		return func() (models, error) { return kubeOpenAPITestdata(file) }, nil
+	}
 	input, err := c.inputBytes()
 	if err != nil {
 		return nil, err
@@ -214,6 +225,48 @@ func readDocument(input []byte) (models, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("neither an OpenAPI v2 document (swagger, definitions) nor a v3 one (openapi, components)")
+}
+
+// kubeOpenAPIModule is the kube-openapi that apimachinery v0.37.2 pins (and
+// go.mod requires): its test data holds the OpenAPI documents the API
+// server serves for some real CRDs.
+const kubeOpenAPIModule = "k8s.io/kube-openapi@v0.0.0-20260721132016-d427ff9ee9ad"
+
+var (
+	kubeOpenAPIDirOnce sync.Once
+	kubeOpenAPIDir     string
+	kubeOpenAPIDirErr  error
+)
+
+// kubeOpenAPITestdata reads a document of kube-openapi's test data from the
+// module cache (a failure to find or read the file is gogen's problem).
+func kubeOpenAPITestdata(file string) (models, error) {
+	kubeOpenAPIDirOnce.Do(func() { kubeOpenAPIDir, kubeOpenAPIDirErr = cachedModuleDir(kubeOpenAPIModule) })
+	if kubeOpenAPIDirErr != nil {
+		return nil, kubeOpenAPIDirErr
+	}
+	m, err := readSpecFile(filepath.Join(kubeOpenAPIDir, filepath.FromSlash(file)))
+	if err != nil && !isGenError(err) {
+		err = genErrorf("kubeOpenAPITestdata %s: %v", file, err)
+	}
+	return m, err
+}
+
+// cachedModuleDir is a module's directory in the module cache, downloaded if need be.
+func cachedModuleDir(module string) (string, error) {
+	cmd := exec.Command("go", "mod", "download", "-json", module)
+	cmd.Dir = os.TempDir()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", genErrorf("go mod download %s: %v\n%s", module, err, stderr.String())
+	}
+	var info struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		return "", genErrorf("go mod download %s: no directory (%v %s)", module, err, info.Error)
+	}
+	return info.Dir, nil
 }
 
 var (
