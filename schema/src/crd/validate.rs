@@ -386,7 +386,8 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
             ap,
             &format!("{path}.additionalProperties"),
             &format!("{pointer}/additionalProperties"),
-            Level::Item,
+            // Go's structural validation calls map values "object fields".
+            Level::Field,
             depth + 1,
             out,
         );
