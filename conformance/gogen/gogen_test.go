@@ -98,3 +98,15 @@ func TestCanonicalFloat(t *testing.T) {
 		}
 	}
 }
+
+// The kube-openapi whose test data scenarios read is the one go.mod requires.
+func TestKubeOpenAPIModuleIsPinned(t *testing.T) {
+	data, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(kubeOpenAPIModule, "@", " ", 1)
+	if !strings.Contains(string(data), want) {
+		t.Fatalf("go.mod does not require %s", want)
+	}
+}

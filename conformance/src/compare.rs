@@ -11,6 +11,14 @@ pub fn compare(case: &Json, expected: &Json, actual: &Json) -> Vec<String> {
     if case.get("kind").and_then(Json::as_str) == Some("openapi") {
         return crate::openapi_ops::compare(case, expected, actual);
     }
+    if case.get("kind").and_then(Json::as_str) == Some("crd") && expected.get("readError").is_some()
+    {
+        // Only the failure is compared: the texts are Go's decoders'.
+        return match actual.get("readError") {
+            Some(_) => Vec::new(),
+            None => vec![format!("Go could not read the CRDs; smd: {actual}")],
+        };
+    }
     compare_plain(case, expected, actual)
 }
 

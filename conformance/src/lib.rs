@@ -8,6 +8,7 @@
 
 mod canonical;
 mod compare;
+mod crd_ops;
 pub mod differential;
 mod fieldset;
 mod inputs;
@@ -42,6 +43,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "fieldset" => fieldset::run(op, case),
         "schema" => schema_ops::run(op, case),
         "openapi" => openapi_ops::run(op, case),
+        "crd" => crd_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {

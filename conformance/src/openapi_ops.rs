@@ -17,6 +17,28 @@ use crate::{Malformed, canonical};
 /// The Kubernetes release whose published OpenAPI spec the scenarios read.
 const KUBERNETES: &str = "k8s.io/kubernetes@v1.37.2";
 
+/// The kube-openapi gogen links (its test data holds OpenAPI documents served for real CRDs).
+const KUBE_OPENAPI: &str = "k8s.io/kube-openapi@v0.0.0-20260721132016-d427ff9ee9ad";
+
+/// A module's directory in Go's module cache, downloaded by `go mod download` if need be.
+fn module_dir(module: &str) -> Result<PathBuf, String> {
+    let out = std::process::Command::new("go")
+        .args(["mod", "download", "-json", module])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .map_err(|e| format!("cannot run `go mod download {module}` (is Go installed?): {e}"))?;
+    let info: Json = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "`go mod download -json {module}` printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    match info.get("Dir").and_then(Json::as_str) {
+        Some(dir) => Ok(PathBuf::from(dir)),
+        None => Err(format!("`go mod download -json {module}`: {info}")),
+    }
+}
+
 pub(crate) fn run(op: &str, case: &Json) -> Outcome {
     let doc = match document(case)? {
         Ok(doc) => doc,
@@ -74,6 +96,23 @@ fn document(case: &Json) -> Result<Loaded, Failure> {
             .as_str()
             .ok_or_else(|| Malformed("\"kubernetesSpec\" is not a string".into()))?;
         return Ok(kubernetes_document(name).map_err(|e| format!("kubernetesSpec {name}: {e}")));
+    }
+    if let Some(file) = case.get("kubeOpenAPITestdata") {
+        let file = file
+            .as_str()
+            .ok_or_else(|| Malformed("\"kubeOpenAPITestdata\" is not a string".into()))?;
+        if !file.contains("/testdata/") || file.contains("..") || file.starts_with('/') {
+            return Err(Malformed(format!(
+                "kubeOpenAPITestdata {file:?} is not a test data path"
+            ))
+            .into());
+        }
+        let dir = module_dir(KUBE_OPENAPI).map_err(Malformed)?;
+        let bytes = std::fs::read(dir.join(file))
+            .map_err(|e| Malformed(format!("kubeOpenAPITestdata {file}: {e}")))?;
+        return Ok(Document::from_slice(&bytes)
+            .map(Arc::new)
+            .map_err(|e| e.to_string()));
     }
     let input = input_bytes(case)?;
     Ok(Document::from_slice(&input)

@@ -74,12 +74,29 @@ fn every_scenario_matches_its_golden() {
                             "Kubernetes v2 spec"
                         } else if relative_name.starts_with("openapi/kubernetes/v3/") {
                             "Kubernetes v3 documents"
+                        } else if relative_name == "openapi/kube-openapi-crds.yaml" {
+                            "kube-openapi's CRD documents"
                         } else {
                             "other OpenAPI scenarios"
                         };
                         let counts = types.entry(group).or_insert((0, 0));
                         counts.0 += same;
                         counts.1 += total;
+                    }
+                    if relative_name.starts_with("crd/") {
+                        let crds = |j: &serde_json::Value| {
+                            j.get("crds")
+                                .and_then(|c| c.as_array())
+                                .cloned()
+                                .unwrap_or_default()
+                        };
+                        for (go, ours) in crds(expected).iter().zip(crds(&actual).iter()) {
+                            if let Some((same, total)) = type_counts(go, ours) {
+                                let counts = types.entry("CRD scenarios").or_insert((0, 0));
+                                counts.0 += same;
+                                counts.1 += total;
+                            }
+                        }
                     }
                     compare(case, expected, &actual)
                 }

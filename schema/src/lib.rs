@@ -100,6 +100,7 @@
 
 #![deny(missing_docs)]
 
+pub mod crd;
 mod error;
 pub mod gvk;
 pub mod kubernetes;

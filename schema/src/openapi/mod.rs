@@ -41,7 +41,7 @@
 mod convert;
 mod error;
 mod gofmt;
-mod node;
+pub(crate) mod node;
 mod reference;
 mod spec;
 
@@ -104,6 +104,15 @@ impl Document {
     }
 
     fn from_node(node: &Node) -> Result<Document> {
+        Document::from_node_with(node, false)
+    }
+
+    /// A v3 document built in memory from a CRD: defaults keep their integers.
+    pub(crate) fn from_crd_node(node: &Node) -> Result<Document> {
+        Document::from_node_with(node, true)
+    }
+
+    fn from_node_with(node: &Node, int_defaults: bool) -> Result<Document> {
         let Node::Obj(members) = node else {
             return Err(Error::read(
                 "#",
@@ -123,6 +132,7 @@ impl Document {
             ));
         };
         let mut r = Reader::new();
+        r.int_defaults = int_defaults;
         let types_key = match version {
             Version::V2 => "definitions",
             Version::V3 => "components",

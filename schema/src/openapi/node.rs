@@ -74,6 +74,23 @@ impl Node {
     }
 
     /// The value Go's decoder makes of this node in an `interface{}`: every number a float64.
+    /// The value as apimachinery's JSON decoding makes it: integers that fit an `i64` stay
+    /// integers, every other number is a float64.
+    pub(crate) fn to_go_value(&self) -> Value {
+        match self {
+            Node::Int(i) => Value::Int(*i),
+            Node::Arr(items) => Value::List(items.iter().map(Node::to_go_value).collect()),
+            Node::Obj(members) => {
+                let mut m = smd_fieldpath::Map::with_capacity(members.len());
+                for (k, v) in members {
+                    m.insert(k.clone(), v.to_go_value());
+                }
+                Value::Map(m)
+            }
+            other => other.to_value(),
+        }
+    }
+
     pub(crate) fn to_value(&self) -> Value {
         match self {
             Node::Null => Value::Null,

@@ -52,11 +52,17 @@ pub(crate) struct Extensions {
 /// Reads schema objects, keeping the JSON pointer of the node at hand for messages.
 pub(crate) struct Reader {
     path: Vec<String>,
+    /// Defaults keep integers as integers: a CRD's defaults reach schemaconv in memory,
+    /// decoded by apimachinery's JSON (integers as int64), not through kube-openapi's reader.
+    pub(crate) int_defaults: bool,
 }
 
 impl Reader {
     pub(crate) fn new() -> Reader {
-        Reader { path: Vec::new() }
+        Reader {
+            path: Vec::new(),
+            int_defaults: false,
+        }
     }
 
     /// The JSON pointer (as a URI fragment) of the node at hand.
@@ -150,7 +156,15 @@ impl Reader {
             }
             "format" => s.format = self.string(value)?,
             "nullable" => s.nullable = self.boolean(value)?,
-            "default" => s.default = (*value != Node::Null).then(|| value.to_value()),
+            "default" => {
+                s.default = (*value != Node::Null).then(|| {
+                    if self.int_defaults {
+                        value.to_go_value()
+                    } else {
+                        value.to_value()
+                    }
+                })
+            }
             "items" => {
                 s.items = match value {
                     Node::Null => None,
