@@ -102,6 +102,7 @@
 
 pub mod crd;
 mod error;
+mod gofmt;
 pub mod gvk;
 pub mod kubernetes;
 mod model;

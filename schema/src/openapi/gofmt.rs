@@ -2,6 +2,7 @@
 //! string, `[]interface{}`, `map[string]interface{}`), as `schemaconv` prints them in messages
 //! with `%v` and `%#v`. `fmt` sorts map keys, so both texts are deterministic.
 
+use crate::gofmt::{MapKeys, write_go_syntax, write_plain};
 use smd_fieldpath::Value;
 
 /// `%v`: `<nil>`, `1e+21`, `a b`, `[set]`, `map[a:x b:2]`.
@@ -18,75 +19,8 @@ pub(crate) fn go_syntax(v: &Value) -> String {
         return "<nil>".into();
     }
     let mut out = String::new();
-    write_go_syntax(&mut out, v);
+    write_go_syntax(&mut out, v, MapKeys::String);
     out
-}
-
-fn write_plain(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("<nil>"),
-        Value::String(s) => out.push_str(s),
-        Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_plain(out, item);
-            }
-            out.push(']');
-        }
-        Value::Map(m) => {
-            out.push_str("map[");
-            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                write_plain(out, item);
-            }
-            out.push(']');
-        }
-        // Booleans and numbers print as Go's `%v` (value.ToString prints them alike).
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
-fn write_go_syntax(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("interface {}(nil)"),
-        Value::List(items) => {
-            out.push_str("[]interface {}{");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_go_syntax(out, item);
-            }
-            out.push('}');
-        }
-        Value::Map(m) => {
-            out.push_str("map[string]interface {}{");
-            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&Value::from(k).to_string());
-                out.push(':');
-                write_go_syntax(out, item);
-            }
-            out.push('}');
-        }
-        // Strings are `%q`, booleans and numbers `%v`: value.ToString prints them alike.
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
-fn sorted(m: &smd_fieldpath::Map) -> Vec<(&str, &Value)> {
-    let mut entries: Vec<(&str, &Value)> = m.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    entries
 }
 
 #[cfg(test)]

@@ -5,8 +5,7 @@
 //! `[]interface{}` and `map[interface{}]interface{}`), and prints it with `%v` or `%#v`. `fmt`
 //! sorts map keys, so both texts are deterministic.
 
-use std::fmt::Write;
-
+use crate::gofmt::{MapKeys, write_go_syntax, write_plain};
 use smd_fieldpath::Value;
 
 /// `%v` of the value: `&{true}`, `&{[1 2.5 x]}`, `&{map[a:1 b:[x]]}`.
@@ -21,80 +20,9 @@ pub(crate) fn plain(v: &Value) -> String {
 /// `&value.valueUnstructured{Value:[]interface {}{1, "a"}}`.
 pub(crate) fn go_syntax(v: &Value) -> String {
     let mut out = String::from("&value.valueUnstructured{Value:");
-    write_go_syntax(&mut out, v);
+    write_go_syntax(&mut out, v, MapKeys::Interface);
     out.push('}');
     out
-}
-
-fn write_plain(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("<nil>"),
-        Value::String(s) => out.push_str(s),
-        Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_plain(out, item);
-            }
-            out.push(']');
-        }
-        Value::Map(m) => {
-            out.push_str("map[");
-            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                write_plain(out, item);
-            }
-            out.push(']');
-        }
-        // Booleans, ints and floats print as `value.ToString` prints them (Go's `%v`).
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
-    }
-}
-
-fn write_go_syntax(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("interface {}(nil)"),
-        Value::List(items) => {
-            out.push_str("[]interface {}{");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_go_syntax(out, item);
-            }
-            out.push('}');
-        }
-        Value::Map(m) => {
-            out.push_str("map[interface {}]interface {}{");
-            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                let _ = write!(out, "{}", Value::from(k));
-                out.push(':');
-                write_go_syntax(out, item);
-            }
-            out.push('}');
-        }
-        // Strings are `%q` (strconv.Quote) and numbers `%v`, as `value.ToString` prints them.
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
-    }
-}
-
-fn sorted(m: &smd_fieldpath::Map) -> Vec<(&str, &Value)> {
-    let mut entries: Vec<(&str, &Value)> = m.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    entries
 }
 
 #[cfg(test)]

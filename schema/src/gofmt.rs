@@ -1,0 +1,85 @@
+//! Go's `fmt` texts (`%v` and `%#v`) of the `interface{}` values Go's decoders make, as Go's
+//! schema validation (yaml.v2 values) and `schemaconv` (JSON values) print them in messages.
+//! `fmt` sorts map keys, so both texts are deterministic. The callers add what wraps the value
+//! on their side (`openapi/gofmt.rs`, `yaml/gofmt.rs`).
+
+use smd_fieldpath::Value;
+
+/// The Go type of a decoded map, which `%#v` names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum MapKeys {
+    /// `map[string]interface {}`, from a JSON decoder.
+    String,
+    /// `map[interface {}]interface {}`, from yaml.v2.
+    Interface,
+}
+
+pub(crate) fn write_plain(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("<nil>"),
+        Value::String(s) => out.push_str(s),
+        Value::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_plain(out, item);
+            }
+            out.push(']');
+        }
+        Value::Map(m) => {
+            out.push_str("map[");
+            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                write_plain(out, item);
+            }
+            out.push(']');
+        }
+        // Booleans, ints and floats print as Go's `%v` (value.ToString prints them alike).
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+pub(crate) fn write_go_syntax(out: &mut String, v: &Value, keys: MapKeys) {
+    match v {
+        Value::Null => out.push_str("interface {}(nil)"),
+        Value::List(items) => {
+            out.push_str("[]interface {}{");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_go_syntax(out, item, keys);
+            }
+            out.push('}');
+        }
+        Value::Map(m) => {
+            out.push_str(match keys {
+                MapKeys::String => "map[string]interface {}{",
+                MapKeys::Interface => "map[interface {}]interface {}{",
+            });
+            for (i, (k, item)) in sorted(m).into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&Value::from(k).to_string());
+                out.push(':');
+                write_go_syntax(out, item, keys);
+            }
+            out.push('}');
+        }
+        // Strings are `%q`, booleans and numbers `%v`: value.ToString prints them alike.
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn sorted(m: &smd_fieldpath::Map) -> Vec<(&str, &Value)> {
+    let mut entries: Vec<(&str, &Value)> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
