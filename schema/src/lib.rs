@@ -115,7 +115,7 @@ pub use model::{
     Atom, ElementRelationship, ListType, MapType, Scalar, StructField, TypeDef, TypeRef, Union,
     UnionField,
 };
-pub use schema::{ListView, MapView, ResolvedAtom, Schema, TypeId};
+pub use schema::{ListView, MapView, ResolvedAtom, Schema, TypeId, UnionError};
 
 impl Schema {
     /// Reads a schema in SMD's YAML format, checked as Go's `typed.NewParser` checks it: the

@@ -18,6 +18,16 @@ impl TypeId {
     }
 }
 
+/// Two schemas given to [`Schema::union`] define a type differently.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("type {name} is defined differently by parts {} and {}", parts.0, parts.1)]
+pub struct UnionError {
+    /// The type's name.
+    pub name: String,
+    /// The positions of the first part defining it and of the part defining it differently.
+    pub parts: (usize, usize),
+}
+
 /// Identities of built schemas, so that a reference bound by one schema is never taken for a
 /// reference bound by another.
 static NEXT_SCHEMA: AtomicU64 = AtomicU64::new(1);
@@ -68,6 +78,39 @@ impl Schema {
             by_name,
             identity,
         }
+    }
+
+    /// The union of `parts`: every type of every part, sorted by name. A name several parts
+    /// define must be defined identically by all (the CRD schemas smd builds each carry a copy
+    /// of `ObjectMeta`, for example); otherwise the error names the type and the parts.
+    ///
+    /// ```
+    /// use smd_schema::{Atom, Scalar, Schema, TypeDef};
+    /// let a = Schema::new(vec![TypeDef::new("a", Atom::scalar(Scalar::String))]);
+    /// let b = Schema::new(vec![TypeDef::new("b", Atom::scalar(Scalar::Numeric))]);
+    /// let both = Schema::union([a, b]).unwrap();
+    /// assert!(both.find("a").is_some() && both.find("b").is_some());
+    /// ```
+    pub fn union(parts: impl IntoIterator<Item = Schema>) -> Result<Schema, UnionError> {
+        let mut by_name: std::collections::BTreeMap<String, (usize, TypeDef)> =
+            std::collections::BTreeMap::new();
+        for (part, schema) in parts.into_iter().enumerate() {
+            for t in schema.types {
+                match by_name.get(t.name()) {
+                    Some((first, seen)) if *seen != t => {
+                        return Err(UnionError {
+                            name: t.name().to_owned(),
+                            parts: (*first, part),
+                        });
+                    }
+                    Some(_) => {}
+                    None => {
+                        by_name.insert(t.name().to_owned(), (part, t));
+                    }
+                }
+            }
+        }
+        Ok(Schema::new(by_name.into_values().map(|(_, t)| t).collect()))
     }
 
     /// The types, in document order.

@@ -200,21 +200,157 @@ mod tests {
         );
     }
 
+    const WIDGETS: &[u8] = b"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port]
+                items:
+                  type: object
+                  required: [port]
+                  properties:
+                    port: {type: integer}
+                    name: {type: string}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Cluster
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          size: {x-kubernetes-int-or-string: true}
+";
+
     #[test]
-    fn crds_are_recognized_but_not_converted_yet() {
+    fn crds_in_a_stream_are_converted_and_indexed() {
+        let file = temp_file(WIDGETS);
+        let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let schema = Schema::from_yaml(&out).map_err(|e| e.to_string());
+        let schema = schema.as_ref().map_err(String::as_str);
+        let types: Vec<&str> = schema.map_or(Vec::new(), |s| {
+            s.types().iter().map(|t| t.name()).collect::<Vec<_>>()
+        });
+        for name in [
+            "com.example.v1.Widget",
+            "com.example.v1alpha1.Gadget",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+        ] {
+            assert!(types.contains(&name), "{name} missing from {types:?}");
+        }
+        assert!(types.windows(2).all(|w| w[0] < w[1]), "{types:?}");
+        assert!(
+            out.contains(
+                "elementRelationship: associative\n                keys:\n                - port\n"
+            ),
+            "{out}"
+        );
+        let (code, out, err) = run_cli(&["schema", "types", "--gvk", "--schema", file.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(
+            out,
+            "example.com/v1 Widget -> com.example.v1.Widget\n\
+             example.com/v1alpha1 Gadget -> com.example.v1alpha1.Gadget\n"
+        );
+    }
+
+    #[test]
+    fn crds_from_several_files_are_united() {
+        let text = String::from_utf8_lossy(WIDGETS);
+        let (widgets, gadgets) = text.split_once("---\n").unwrap_or_default();
+        let a = temp_file(widgets.as_bytes());
+        let b = temp_file(gadgets.as_bytes());
+        let (code, both, err) = run_cli(&["schema", "convert", a.as_str(), b.as_str()]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let stream = temp_file(WIDGETS);
+        let (_, one, _) = run_cli(&["schema", "convert", stream.as_str()]);
+        assert_eq!(both, one);
+    }
+
+    #[test]
+    fn a_crd_the_api_server_refuses_names_every_reason() {
         let file = temp_file(
-            b"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
-              metadata: {name: widgets.example.com}\n---\n\
-              apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
-              metadata: {name: gadgets.example.com}\n",
+            b"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: bad.example.com}
+spec:
+  group: example.com
+  names: {kind: Bad, plural: bads}
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          untyped: {}
+          list:
+            type: array
+            x-kubernetes-list-type: map
+            x-kubernetes-list-map-keys: [id]
+            items: {type: object, properties: {other: {type: string}}}
+",
         );
         let (code, out, err) = run_cli(&["schema", "convert", file.as_str()]);
         assert_eq!((code, out.as_str()), (2, ""));
+        assert!(
+            err.starts_with(&format!(
+                "smd: {}: CRD bad.example.com: the API server refuses this CRD: ",
+                file.as_str()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains("#/spec/versions/0/schema/openAPIV3Schema/properties/untyped: "),
+            "{err}"
+        );
+        assert!(
+            err.contains("#/spec/versions/0/schema/openAPIV3Schema/properties/list"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_crd_and_a_type_defined_differently_are_refused() {
+        let crds = temp_file(WIDGETS);
+        let other = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {
+              "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {"type": "string"}}}}"#,
+        );
+        let (code, _, err) = run_cli(&["schema", "convert", crds.as_str(), other.as_str()]);
+        assert_eq!(code, 2);
         assert_eq!(
             err,
             format!(
-                "smd: {}: CRD conversion is not available yet\n",
-                file.as_str()
+                "smd: type io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta is defined \
+                 differently by {}: CRD widgets.example.com and by {}\n",
+                crds.as_str(),
+                other.as_str()
             )
         );
     }

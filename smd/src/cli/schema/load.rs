@@ -1,7 +1,7 @@
 //! One schema from the inputs named on the command line: one document, or several OpenAPI v3
 //! documents merged (one per group-version, as an API server serves `/openapi/v3`).
 
-use super::source::{Source, convert_crds};
+use super::source::{Part, Source, convert_crds, union};
 use crate::cli::Failure;
 use crate::cli::input::{self, Input};
 use smd_schema::Schema;
@@ -37,16 +37,8 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, Failure> {
         }
         _ => {}
     }
-    if let Some((input, Source::Crds(crds))) =
-        inputs.iter().find(|(_, s)| matches!(s, Source::Crds(_)))
-    {
-        // CRDs and OpenAPI documents are combined by the CRD converter (it merges the static
-        // spec the API server adds): hand them all over.
-        let (schema, gvk) = convert_crds(&input.name, crds)?;
-        return Ok(Loaded {
-            schema,
-            gvk: Some(gvk),
-        });
+    if inputs.iter().any(|(_, s)| matches!(s, Source::Crds(_))) {
+        return load_with_crds(inputs);
     }
     let mut documents: Vec<(Input, Document)> = Vec::with_capacity(inputs.len());
     for (input, source) in inputs {
@@ -96,6 +88,44 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, Failure> {
     Ok(Loaded {
         schema,
         gvk: Some(doc.gvk_index()),
+    })
+}
+
+/// CRDs, and OpenAPI documents given with them (the schema a cluster serves for the types the
+/// CRDs use, say): each converted alone, then united.
+fn load_with_crds(inputs: Vec<(Input, Source)>) -> Result<Loaded, Failure> {
+    let mut parts = Vec::new();
+    for (input, source) in inputs {
+        match source {
+            Source::Crds(crds) => parts.extend(convert_crds(&input.name, &crds)?),
+            Source::OpenApi(doc) => {
+                let schema = doc
+                    .to_schema()
+                    .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
+                let gvk = doc
+                    .gvk_index()
+                    .entries()
+                    .into_iter()
+                    .map(|(g, t)| (g.clone(), t.to_owned()))
+                    .collect();
+                parts.push(Part {
+                    origin: input.name,
+                    schema,
+                    gvk,
+                });
+            }
+            Source::Smd(_) => {
+                return Err(Failure::new(format!(
+                    "{}: an SMD schema cannot be combined with other inputs; pass it alone",
+                    input.name
+                )));
+            }
+        }
+    }
+    let (schema, gvk) = union(parts)?;
+    Ok(Loaded {
+        schema,
+        gvk: Some(gvk),
     })
 }
 

@@ -1,4 +1,4 @@
-//! `smd schema convert|types|lint`: schemas from OpenAPI documents (and CRDs), the types a
+//! `smd schema convert|types|lint`: schemas from OpenAPI documents and CRDs, the types a
 //! schema has, and the list and map markers a schema should have.
 
 mod convert;
@@ -14,13 +14,17 @@ use std::path::PathBuf;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Convert OpenAPI documents to an SMD schema, as the API server converts them.
+    /// Convert OpenAPI documents and CRDs to an SMD schema, as the API server converts them.
     ///
-    /// Each INPUT is an OpenAPI v2 document (swagger.json: `swagger`, `definitions`) or an
-    /// OpenAPI v3 document (`openapi`, `components.schemas`), in JSON or YAML; the format is
-    /// found from the document, not the file name. Several v3 documents (one per
-    /// group-version, as a cluster serves them) are merged into one schema. An SMD schema
-    /// given alone is written back in canonical form.
+    /// Each INPUT is an OpenAPI v2 document (swagger.json: `swagger`, `definitions`), an
+    /// OpenAPI v3 document (`openapi`, `components.schemas`), or CustomResourceDefinitions
+    /// (`apiextensions.k8s.io/v1`; a YAML stream may hold several), in JSON or YAML; the
+    /// format is found from the document, not the file name. Several v3 documents (one per
+    /// group-version, as a cluster serves them) are merged into one schema. A CRD becomes
+    /// the types the API server's field manager uses for its custom resources (one per
+    /// version, named `com.example.v1.Widget`, with the built-in `ObjectMeta`); a CRD the
+    /// API server would refuse is refused with its reasons. An SMD schema given alone is
+    /// written back in canonical form.
     ///
     /// The output is SMD's schema format (what structured-merge-diff reads): a `types` list,
     /// each type a `map` (with `fields`, an `elementType` and an `elementRelationship`:
@@ -35,9 +39,11 @@ pub(crate) enum Command {
     ///   kubectl get --raw /openapi/v3/apis/apps/v1 > apps.json
     ///   kubectl get --raw /openapi/v3/api/v1 > core.json
     ///   smd schema convert apps.json core.json -o json
+    ///
+    ///   smd schema convert crds/*.yaml
     #[command(verbatim_doc_comment)]
     Convert {
-        /// OpenAPI v2 or v3 documents (JSON or YAML); `-` reads stdin.
+        /// OpenAPI v2 or v3 documents or CRDs (JSON or YAML); `-` reads stdin.
         #[arg(required = true, value_name = "INPUT")]
         inputs: Vec<PathBuf>,
         /// Output format: SMD schema YAML, or the same structure as JSON.
@@ -63,9 +69,9 @@ pub(crate) enum Command {
     ///   smd schema types --gvk --schema apps.json core.json
     #[command(verbatim_doc_comment)]
     Types {
-        /// An SMD schema (YAML or JSON) or OpenAPI document; several OpenAPI v3 documents
-        /// (`--schema a.json b.json`, or the flag repeated) are merged as `convert` merges
-        /// them. Without it, the embedded schema.
+        /// An SMD schema (YAML or JSON), OpenAPI documents or CRDs; several inputs
+        /// (`--schema a.json b.json`, or the flag repeated) are combined as `convert`
+        /// combines them. Without it, the embedded schema.
         #[arg(long = "schema", value_name = "FILE", num_args = 1..)]
         schemas: Vec<PathBuf>,
         /// Print the group/version/kind index instead of the type names.

@@ -9,7 +9,7 @@ use crate::cli::Failure;
 use crate::cli::input::Input;
 use smd::fieldpath::Value;
 use smd_schema::Schema;
-use smd_schema::gvk::GvkIndex;
+use smd_schema::gvk::{GroupVersionKind, GvkIndex};
 use smd_schema::openapi::{Document, ErrorKind};
 
 /// A schema input, recognized.
@@ -23,9 +23,6 @@ pub(crate) enum Source {
     /// several).
     Crds(Vec<Value>),
 }
-
-/// The message while CRDs cannot be converted yet.
-pub(crate) const CRD_NOT_AVAILABLE: &str = "CRD conversion is not available yet";
 
 impl Source {
     /// Recognizes and reads `input`.
@@ -66,15 +63,12 @@ impl Source {
                 Ok((schema, doc.gvk_index()))
             }
             Source::Smd(schema) => Ok((schema, GvkIndex::default())),
-            Source::Crds(crds) => convert_crds(name, &crds),
+            Source::Crds(crds) => {
+                let parts = convert_crds(name, &crds)?;
+                union(parts)
+            }
         }
     }
-}
-
-/// The hook for CRD conversion: the schema of these CRDs (every version of each), merged with
-/// the static parts the API server adds (ObjectMeta, apiVersion, kind), and their GVK index.
-pub(crate) fn convert_crds(name: &str, _crds: &[Value]) -> Result<(Schema, GvkIndex), Failure> {
-    Err(Failure::new(format!("{name}: {CRD_NOT_AVAILABLE}")))
 }
 
 /// Whether a document is a `CustomResourceDefinition`.
@@ -96,4 +90,70 @@ pub(crate) fn read_tree(bytes: &[u8]) -> Result<Vec<Value>, String> {
     }
     let documents = smd::fieldpath::yaml::documents_from_slice(bytes).map_err(|e| e.to_string())?;
     Ok(documents.into_iter().filter(|d| !d.is_null()).collect())
+}
+
+/// A schema with its GVK index, and where it came from (for messages).
+pub(crate) struct Part {
+    pub(crate) origin: String,
+    pub(crate) schema: Schema,
+    pub(crate) gvk: Vec<(GroupVersionKind, String)>,
+}
+
+/// Each CRD of a file converted as the API server builds its schema; a CRD the server would
+/// refuse is refused with every reason and its JSON pointer.
+pub(crate) fn convert_crds(name: &str, crds: &[Value]) -> Result<Vec<Part>, Failure> {
+    let mut parts = Vec::with_capacity(crds.len());
+    for (i, crd) in crds.iter().enumerate() {
+        match smd_schema::crd::convert(crd) {
+            Ok(converted) => parts.push(Part {
+                origin: format!("{name}: CRD {}", converted.name),
+                schema: converted.schema,
+                gvk: converted.index,
+            }),
+            Err(e) => {
+                let which = match e.crd_name() {
+                    "" => format!("document {}", i + 1),
+                    crd => format!("CRD {crd}"),
+                };
+                let message = match e.invalid() {
+                    [] | [_] => e.to_string(),
+                    many => {
+                        let lines: Vec<String> = many
+                            .iter()
+                            .map(|f| format!("  {}: {}", f.pointer, f.go_text))
+                            .collect();
+                        format!(
+                            "the API server refuses this CRD: {} problems\n{}",
+                            many.len(),
+                            lines.join("\n")
+                        )
+                    }
+                };
+                return Err(Failure::new(format!("{name}: {which}: {message}")));
+            }
+        }
+    }
+    Ok(parts)
+}
+
+/// One schema of all `parts`: their types united by name (a type several define must be the
+/// same in all), their GVK indexes joined.
+pub(crate) fn union(parts: Vec<Part>) -> Result<(Schema, GvkIndex), Failure> {
+    let origins: Vec<String> = parts.iter().map(|p| p.origin.clone()).collect();
+    let mut entries = Vec::new();
+    let mut schemas = Vec::with_capacity(parts.len());
+    for part in parts {
+        entries.extend(part.gvk);
+        schemas.push(part.schema);
+    }
+    let schema = Schema::union(schemas).map_err(|e| {
+        let origin = |i: usize| origins.get(i).map(String::as_str).unwrap_or_default();
+        Failure::new(format!(
+            "type {} is defined differently by {} and by {}",
+            e.name,
+            origin(e.parts.0),
+            origin(e.parts.1)
+        ))
+    })?;
+    Ok((schema, GvkIndex::from_entries(entries)))
 }
