@@ -102,7 +102,6 @@
 
 pub mod crd;
 mod error;
-mod gofmt;
 pub mod gvk;
 pub mod kubernetes;
 mod model;

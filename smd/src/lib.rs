@@ -1,6 +1,11 @@
-//! smd: Kubernetes Server-Side Apply as a library. The typed and merge layers arrive later; for
-//! now this crate re-exports the field-path layer.
+//! smd: Kubernetes Server-Side Apply as a library.
+//!
+//! * [`fieldpath`]: values, paths, field sets and their `fieldsV1` wire format;
+//! * [`typed`]: values paired with their schema type: validate, field sets, compare, merge,
+//!   remove and extract, reconcile.
 
 #![deny(missing_docs)]
 
 pub use smd_fieldpath as fieldpath;
+
+pub mod typed;

@@ -13,6 +13,7 @@
 //! ```
 
 pub(crate) mod float;
+pub mod gofmt;
 mod isprint;
 mod order;
 mod serde_impl;

@@ -5,8 +5,8 @@
 //! `[]interface{}` and `map[interface{}]interface{}`), and prints it with `%v` or `%#v`. `fmt`
 //! sorts map keys, so both texts are deterministic.
 
-use crate::gofmt::{MapKeys, write_go_syntax, write_plain};
 use smd_fieldpath::Value;
+use smd_fieldpath::value::gofmt::{MapKeys, write_go_syntax, write_plain};
 
 /// `%v` of the value: `&{true}`, `&{[1 2.5 x]}`, `&{map[a:1 b:[x]]}`.
 pub(crate) fn plain(v: &Value) -> String {

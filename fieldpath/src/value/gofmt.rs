@@ -1,20 +1,22 @@
 //! Go's `fmt` texts (`%v` and `%#v`) of the `interface{}` values Go's decoders make, as Go's
-//! schema validation (yaml.v2 values) and `schemaconv` (JSON values) print them in messages.
-//! `fmt` sorts map keys, so both texts are deterministic. The callers add what wraps the value
-//! on their side (`openapi/gofmt.rs`, `yaml/gofmt.rs`).
+//! messages print them: typed validation (`expected string, got …`), schema validation
+//! (yaml.v2 values) and `schemaconv` (JSON values). `fmt` sorts map keys, so both texts are
+//! deterministic. Callers add what wraps the value on their side (`&{…}`,
+//! `&value.valueUnstructured{Value:…}`).
 
-use smd_fieldpath::Value;
+use super::{Map, Value};
 
 /// The Go type of a decoded map, which `%#v` names.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum MapKeys {
+pub enum MapKeys {
     /// `map[string]interface {}`, from a JSON decoder.
     String,
     /// `map[interface {}]interface {}`, from yaml.v2.
     Interface,
 }
 
-pub(crate) fn write_plain(out: &mut String, v: &Value) {
+/// Go's `%v` of the value.
+pub fn write_plain(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("<nil>"),
         Value::String(s) => out.push_str(s),
@@ -45,7 +47,8 @@ pub(crate) fn write_plain(out: &mut String, v: &Value) {
     }
 }
 
-pub(crate) fn write_go_syntax(out: &mut String, v: &Value, keys: MapKeys) {
+/// Go's `%#v` of the value, maps typed as `keys` says.
+pub fn write_go_syntax(out: &mut String, v: &Value, keys: MapKeys) {
     match v {
         Value::Null => out.push_str("interface {}(nil)"),
         Value::List(items) => {
@@ -78,7 +81,7 @@ pub(crate) fn write_go_syntax(out: &mut String, v: &Value, keys: MapKeys) {
     }
 }
 
-fn sorted(m: &smd_fieldpath::Map) -> Vec<(&str, &Value)> {
+fn sorted(m: &Map) -> Vec<(&str, &Value)> {
     let mut entries: Vec<(&str, &Value)> = m.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     entries

@@ -1,0 +1,255 @@
+//! What every walk shares: resolving a type reference, choosing the part of an atom that
+//! applies to a value (Go's `deduceAtom` and `handleAtom`), naming list items, and Go's texts
+//! of offending values.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use smd_fieldpath::value::gofmt::{MapKeys, write_go_syntax, write_plain};
+use smd_fieldpath::{Key, KeyField, Name, PathElement, Value};
+use smd_schema::{ElementRelationship, ListView, MapView, ResolvedAtom, Scalar, Schema, TypeRef};
+
+/// The part of an atom a walk handles for a value.
+#[derive(Clone, Copy)]
+pub(crate) enum Part<'s> {
+    Scalar(&'s Scalar),
+    List(ListView<'s>),
+    Map(MapView<'s>),
+}
+
+const SCALAR: u8 = 1;
+const LIST: u8 = 2;
+const MAP: u8 = 4;
+
+/// An atom narrowed to the part that fits a value: one part when the value's kind has one,
+/// else the whole atom (and the walk fails later with a better message).
+#[derive(Clone, Copy)]
+pub(crate) struct Deduced<'s> {
+    atom: ResolvedAtom<'s>,
+    parts: u8,
+}
+
+impl<'s> Deduced<'s> {
+    /// Go's `deduceAtom`: `None` is a value that is not there (Go's nil).
+    pub(crate) fn new(atom: ResolvedAtom<'s>, value: Option<&Value>) -> Deduced<'s> {
+        let mut all = 0;
+        if atom.scalar().is_some() {
+            all |= SCALAR;
+        }
+        if atom.atom().as_list().is_some() {
+            all |= LIST;
+        }
+        if atom.atom().as_map().is_some() {
+            all |= MAP;
+        }
+        let fits = match value {
+            None | Some(Value::Null) => 0,
+            Some(Value::List(_)) => LIST,
+            Some(Value::Map(_)) => MAP,
+            Some(_) => SCALAR,
+        };
+        let parts = if all & fits != 0 { fits } else { all };
+        Deduced { atom, parts }
+    }
+
+    /// Whether two narrowings of one atom are equal (Go compares the narrowed atoms).
+    pub(crate) fn same(&self, other: &Deduced<'_>) -> bool {
+        self.parts == other.parts
+    }
+
+    /// Go's `handleAtom`: the map part first, then the scalar, then the list.
+    pub(crate) fn part(&self) -> Option<Part<'s>> {
+        if self.parts & MAP != 0 {
+            return self.atom.map().map(Part::Map);
+        }
+        if self.parts & SCALAR != 0 {
+            return self.atom.scalar().map(Part::Scalar);
+        }
+        if self.parts & LIST != 0 {
+            return self.atom.list().map(Part::List);
+        }
+        None
+    }
+}
+
+/// Go's message for a reference that resolves to nothing.
+pub(crate) fn unresolved(tr: &TypeRef) -> String {
+    format!(
+        "schema error: no type found matching: {}",
+        tr.named_type().unwrap_or("inlined type")
+    )
+}
+
+/// Go's message for an atom with no part.
+pub(crate) fn invalid_atom(tr: &TypeRef) -> String {
+    match tr.named_type() {
+        Some(name) => format!("schema error: invalid atom: named type: {name}"),
+        None => "schema error: invalid atom: inlined".to_owned(),
+    }
+}
+
+/// Go's `%v` of a `value.Value` holding `v`: `&{1}`, `&{map[a:1]}`.
+pub(crate) fn go_plain(v: &Value) -> String {
+    let mut out = String::from("&{");
+    write_plain(&mut out, v);
+    out.push('}');
+    out
+}
+
+/// Go's `%#v` of a `value.Value` holding `v` (an unstructured object, so maps are
+/// `map[string]interface {}`).
+pub(crate) fn go_syntax(v: &Value) -> String {
+    let mut out = String::from("&value.valueUnstructured{Value:");
+    write_go_syntax(&mut out, v, MapKeys::String);
+    out.push('}');
+    out
+}
+
+/// Go's `%T` of the unstructured form of `v`.
+pub(crate) fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int64",
+        Value::Float(_) => "float64",
+        Value::String(_) => "string",
+        Value::List(_) => "[]interface {}",
+        Value::Map(_) => "map[string]interface {}",
+    }
+}
+
+/// Checks a scalar against its type (Go's `validateScalar`); `prefix` is `""`, `"lhs: "` or
+/// `"rhs: "`. Null (and absence) always passes.
+pub(crate) fn check_scalar(t: &Scalar, v: Option<&Value>, prefix: &str) -> Option<String> {
+    let v = match v {
+        None | Some(Value::Null) => return None,
+        Some(v) => v,
+    };
+    let number = matches!(v, Value::Int(_) | Value::Float(_));
+    let scalar = number || matches!(v, Value::String(_) | Value::Bool(_));
+    match t {
+        Scalar::Numeric if !number => Some(format!(
+            "{prefix}expected numeric (int or float), got {}",
+            go_type(v)
+        )),
+        Scalar::String if !matches!(v, Value::String(_)) => {
+            Some(format!("{prefix}expected string, got {}", go_syntax(v)))
+        }
+        Scalar::Boolean if !matches!(v, Value::Bool(_)) => {
+            Some(format!("{prefix}expected boolean, got {}", go_plain(v)))
+        }
+        Scalar::Untyped if !scalar => {
+            Some(format!("{prefix}expected any scalar, got {}", go_plain(v)))
+        }
+        Scalar::Other(name) => Some(format!("{prefix}unexpected scalar type in schema: {name}")),
+        _ => None,
+    }
+}
+
+/// The path element naming an item of `list` (Go's `listItemToPathElement`): its key fields
+/// for a keyed associative list, its value for a set. Positional lists have none.
+pub(crate) fn list_item_element(
+    schema: &Schema,
+    list: &ListView<'_>,
+    item: &Value,
+) -> Result<PathElement, String> {
+    if *list.element_relationship() != ElementRelationship::Associative {
+        return Err("invalid indexing of non-associative list".to_owned());
+    }
+    let keys = list.keys();
+    if keys.is_empty() {
+        return match item {
+            Value::Map(_) => {
+                Err("associative list without keys has an element that's a map type".to_owned())
+            }
+            Value::List(_) => {
+                Err("not supported: associative list with lists as elements".to_owned())
+            }
+            Value::Null => Err(
+                "associative list without keys has an element that's an explicit null".to_owned(),
+            ),
+            scalar => Ok(PathElement::Value(Arc::new(scalar.clone()))),
+        };
+    }
+    let map = match item {
+        Value::Null => {
+            return Err("associative list with keys may not have a null element".to_owned());
+        }
+        Value::Map(m) => m,
+        _ => return Err("associative list with keys may not have non-map elements".to_owned()),
+    };
+    let mut fields = Vec::with_capacity(keys.len());
+    for name in keys {
+        if let Some(v) = map.get(name) {
+            fields.push(KeyField {
+                name: Name::from(name.as_str()),
+                value: v.clone(),
+            });
+            continue;
+        }
+        match key_default(schema, list, name) {
+            Err(e) => return Err(format!("couldn't find default value for {name}: {e}")),
+            Ok(Some(default)) => fields.push(KeyField {
+                name: Name::from(name.as_str()),
+                value: default.clone(),
+            }),
+            Ok(None) => {}
+        }
+    }
+    if fields.is_empty() {
+        let mut quoted = String::from("[");
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 {
+                quoted.push(' ');
+            }
+            let _ = write!(quoted, "{}", Value::from(k.as_str()));
+        }
+        quoted.push(']');
+        return Err(format!(
+            "associative list with keys has an element that omits all key fields {quoted} \
+             (and doesn't have default values for any key fields)"
+        ));
+    }
+    Ok(PathElement::Key(Key::new(fields)))
+}
+
+/// The default of key field `name` from the list's element type (Go's
+/// `getAssociativeKeyDefault`).
+fn key_default<'s>(
+    schema: &'s Schema,
+    list: &ListView<'s>,
+    name: &str,
+) -> Result<Option<&'s Value>, &'static str> {
+    let atom = schema
+        .resolve(list.element_type())
+        .ok_or("invalid elementType for list")?;
+    let map = atom
+        .map()
+        .ok_or("associative list may not have non-map types")?;
+    Ok(map.find_field(name).and_then(|f| f.default_value()))
+}
+
+/// Go's text of a path: each element's text, concatenated.
+pub(crate) fn path_text(path: &[PathElement]) -> String {
+    let mut out = String::new();
+    for pe in path {
+        let _ = write!(out, "{pe}");
+    }
+    out
+}
+
+/// The items of a side that is a list (absent, null or another kind: none).
+pub(crate) fn as_items(v: Option<&Value>) -> Option<&[Value]> {
+    match v {
+        Some(Value::List(items)) => Some(items),
+        _ => None,
+    }
+}
+
+/// The entries of a side that is a map (absent, null or another kind: none).
+pub(crate) fn as_entries(v: Option<&Value>) -> Option<&smd_fieldpath::Map> {
+    match v {
+        Some(Value::Map(m)) => Some(m),
+        _ => None,
+    }
+}

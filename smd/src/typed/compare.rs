@@ -1,0 +1,308 @@
+//! What changes between two values of one type (Go's `Compare`): the fields added, modified
+//! and removed.
+//!
+//! Leaves (scalars, atomic lists and maps, and containers that are empty or null on both
+//! sides) are compared by value. A container that appears or disappears is itself added or
+//! removed, with everything in it: that is why an updater owns container paths (`.metadata`,
+//! `.list[name="b"]`) that an applier does not. An item that appears several times on a side
+//! is compared as a whole.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use smd_fieldpath::{Filter, Name, PathElement, Set, Value};
+use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
+
+use super::MAX_DEPTH;
+use super::atom::{self, Deduced, Part};
+use super::element_set::Ordered;
+use super::error::{ValidationError, ValidationErrors};
+
+/// The fields that change from one value to another.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comparison {
+    /// Fields present only in the first value.
+    pub removed: Set,
+    /// Fields present in both, with different values.
+    pub modified: Set,
+    /// Fields present only in the second value.
+    pub added: Set,
+}
+
+impl Comparison {
+    /// Whether nothing changes.
+    pub fn is_same(&self) -> bool {
+        self.removed.is_empty() && self.modified.is_empty() && self.added.is_empty()
+    }
+
+    /// The comparison without `fields` and everything below them (Go's `ExcludeFields`).
+    pub fn exclude_fields(&mut self, fields: &Set) {
+        if fields.is_empty() {
+            return;
+        }
+        self.removed = self.removed.recursive_difference(fields);
+        self.modified = self.modified.recursive_difference(fields);
+        self.added = self.added.recursive_difference(fields);
+    }
+
+    /// The comparison with `filter` applied to each part (Go's `FilterFields`).
+    pub fn filter_fields(&mut self, filter: &dyn Filter) {
+        self.removed = filter.filter(&self.removed);
+        self.modified = filter.filter(&self.modified);
+        self.added = filter.filter(&self.added);
+    }
+}
+
+impl fmt::Display for Comparison {
+    /// Go's `Comparison.String`: a section per non-empty part, modified, added, then removed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (title, set) in [
+            ("Modified", &self.modified),
+            ("Added", &self.added),
+            ("Removed", &self.removed),
+        ] {
+            if !set.is_empty() {
+                writeln!(f, "- {title} Fields:\n{set}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn compare(
+    schema: &Schema,
+    tr: &TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+) -> Result<Comparison, ValidationErrors> {
+    let mut w = Walker {
+        schema,
+        path: Vec::new(),
+        out: Comparison::default(),
+        errors: Vec::new(),
+    };
+    w.node(tr, Some(lhs), Some(rhs));
+    if w.errors.is_empty() {
+        Ok(w.out)
+    } else {
+        Err(ValidationErrors(w.errors))
+    }
+}
+
+struct Walker<'s> {
+    schema: &'s Schema,
+    path: Vec<PathElement>,
+    out: Comparison,
+    errors: Vec<ValidationError>,
+}
+
+/// The list items of one side sharing a path element, in order.
+type Group<'v> = Vec<&'v Value>;
+
+impl Walker<'_> {
+    fn error(&mut self, message: String) {
+        self.errors.push(ValidationError {
+            path: atom::path_text(&self.path),
+            message,
+        });
+    }
+
+    fn node(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) {
+        if self.path.len() > MAX_DEPTH {
+            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
+            return;
+        }
+        if lhs.is_none() && rhs.is_none() {
+            self.error("at least one of lhs and rhs must be provided".to_owned());
+            return;
+        }
+        let Some(resolved) = self.schema.resolve(tr) else {
+            self.error(atom::unresolved(tr));
+            return;
+        };
+        let left = Deduced::new(resolved, lhs);
+        let right = Deduced::new(resolved, rhs);
+        let leaf = if rhs.is_none() {
+            self.handle(tr, left, lhs, rhs)
+        } else if lhs.is_none() || left.same(&right) {
+            self.handle(tr, right, lhs, rhs)
+        } else {
+            // The sides have different kinds (a scalar that became a map, in a deduced
+            // type): each side is handled with its own part.
+            self.handle(tr, left, lhs, rhs);
+            self.handle(tr, right, lhs, rhs)
+        };
+        if !leaf {
+            if lhs.is_none() {
+                self.out.added.insert(&self.path);
+            } else if rhs.is_none() {
+                self.out.removed.insert(&self.path);
+            }
+        }
+    }
+
+    /// Handles one part for the node; true when the node was a leaf.
+    fn handle(
+        &mut self,
+        tr: &TypeRef,
+        part: Deduced<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> bool {
+        match part.part() {
+            None => {
+                self.error(atom::invalid_atom(tr));
+                false
+            }
+            Some(Part::Scalar(t)) => {
+                let l = atom::check_scalar(t, lhs, "lhs: ");
+                let r = atom::check_scalar(t, rhs, "rhs: ");
+                if let (Some(l), Some(r)) = (l, r) {
+                    self.error(l);
+                    self.error(r);
+                    return false;
+                }
+                self.leaf(lhs, rhs);
+                true
+            }
+            Some(Part::List(list)) => self.list(&list, lhs, rhs),
+            Some(Part::Map(map)) => self.map(&map, lhs, rhs),
+        }
+    }
+
+    fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
+        match (lhs, rhs) {
+            (None, _) => self.out.added.insert(&self.path),
+            (_, None) => self.out.removed.insert(&self.path),
+            (Some(l), Some(r)) if l != r => self.out.modified.insert(&self.path),
+            _ => {}
+        }
+    }
+
+    fn list(&mut self, list: &ListView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+        let (l, r) = (atom::as_items(lhs), atom::as_items(rhs));
+        let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
+        if *list.element_relationship() == ElementRelationship::Atomic || empty {
+            self.leaf(lhs, rhs);
+            return true;
+        }
+        self.items(list, l.unwrap_or_default(), r.unwrap_or_default());
+        false
+    }
+
+    fn items(&mut self, list: &ListView<'_>, lhs: &[Value], rhs: &[Value]) {
+        let mut order: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
+        let mut left: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();
+        let mut right: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();
+        for (side, items) in [(0, lhs), (1, rhs)] {
+            for (i, item) in items.iter().enumerate() {
+                let pe = match atom::list_item_element(self.schema, list, item) {
+                    Ok(pe) => pe,
+                    Err(e) => {
+                        self.error(format!("element {i}: {e}"));
+                        continue;
+                    }
+                };
+                let groups = if side == 0 { &mut left } else { &mut right };
+                match groups.get_mut(&Ordered(pe.clone())) {
+                    Some(group) => group.push(item),
+                    None => {
+                        if side == 0 || !left.contains_key(&Ordered(pe.clone())) {
+                            order.push(pe.clone());
+                        }
+                        let groups = if side == 0 { &mut left } else { &mut right };
+                        groups.insert(Ordered(pe), vec![item]);
+                    }
+                }
+            }
+        }
+        for pe in order {
+            let key = Ordered(pe);
+            let l = left.get(&key).map_or(&[][..], Vec::as_slice);
+            let r = right.get(&key).map_or(&[][..], Vec::as_slice);
+            let pe = key.0;
+            match (l.len(), r.len()) {
+                (0..=1, 0..=1) => self.item(list, pe, l.first().copied(), r.first().copied()),
+                (2.., 2..) => {
+                    if l.len() != r.len() || l.iter().zip(r).any(|(a, b)| a != b) {
+                        self.insert_item(pe, Part3::Modified);
+                    }
+                }
+                (2.., _) => {
+                    if let Some(first) = r.first() {
+                        self.item(list, pe.clone(), None, Some(first));
+                    }
+                    self.insert_item(pe, Part3::Removed);
+                }
+                (_, _) => {
+                    if let Some(first) = l.first() {
+                        self.item(list, pe.clone(), Some(first), None);
+                    }
+                    self.insert_item(pe, Part3::Added);
+                }
+            }
+        }
+    }
+
+    fn insert_item(&mut self, pe: PathElement, part: Part3) {
+        self.path.push(pe);
+        let set = match part {
+            Part3::Added => &mut self.out.added,
+            Part3::Modified => &mut self.out.modified,
+            Part3::Removed => &mut self.out.removed,
+        };
+        set.insert(&self.path);
+        self.path.pop();
+    }
+
+    fn item(
+        &mut self,
+        list: &ListView<'_>,
+        pe: PathElement,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) {
+        self.path.push(pe);
+        self.node(list.element_type(), lhs, rhs);
+        self.path.pop();
+    }
+
+    fn map(&mut self, map: &MapView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+        let (l, r) = (atom::as_entries(lhs), atom::as_entries(rhs));
+        let empty = l.is_none_or(|m| m.is_empty()) && r.is_none_or(|m| m.is_empty());
+        if map.is_atomic() || empty {
+            self.leaf(lhs, rhs);
+            return true;
+        }
+        let field_type = |key: &str| match map.find_field(key) {
+            Some(f) => f.type_ref(),
+            None => map.definition().element_type_ref(),
+        };
+        if let Some(l) = l {
+            for (key, lv) in l.iter() {
+                let rv = r.and_then(|r| r.get(key));
+                self.path.push(PathElement::Field(Name::from(key)));
+                self.node(field_type(key), Some(lv), rv);
+                self.path.pop();
+            }
+        }
+        if let Some(r) = r {
+            for (key, rv) in r.iter() {
+                if l.is_some_and(|l| l.contains_key(key)) {
+                    continue;
+                }
+                self.path.push(PathElement::Field(Name::from(key)));
+                self.node(field_type(key), None, Some(rv));
+                self.path.pop();
+            }
+        }
+        false
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Part3 {
+    Added,
+    Modified,
+    Removed,
+}

@@ -1,0 +1,133 @@
+//! The fields a value sets (Go's `ToFieldSet`): what an applier of that value owns.
+//!
+//! Scalars, atomic lists and atomic maps are leaves. A list item is named by its key or value
+//! and owned as a whole (its path is a member) besides its own fields; an item that appears
+//! twice is owned by its path only. A map entry is a member when it is not a declared field,
+//! or when it is null or an empty map; a declared field with content is only a prefix of its
+//! fields. Type errors are not checked here (the value was validated when it was typed).
+
+use std::collections::BTreeSet;
+
+use smd_fieldpath::{Name, PathElement, Set, Value};
+use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
+
+use super::MAX_DEPTH;
+use super::atom::{self, Deduced, Part};
+use super::element_set::Ordered;
+use super::error::{ValidationError, ValidationErrors};
+
+pub(crate) fn to_field_set(
+    schema: &Schema,
+    tr: &TypeRef,
+    value: &Value,
+) -> Result<Set, ValidationErrors> {
+    let mut w = Walker {
+        schema,
+        path: Vec::new(),
+        set: Set::new(),
+        errors: Vec::new(),
+    };
+    w.node(tr, value);
+    if w.errors.is_empty() {
+        Ok(w.set)
+    } else {
+        Err(ValidationErrors(w.errors))
+    }
+}
+
+struct Walker<'s> {
+    schema: &'s Schema,
+    path: Vec<PathElement>,
+    set: Set,
+    errors: Vec<ValidationError>,
+}
+
+impl Walker<'_> {
+    fn error(&mut self, message: String) {
+        self.errors.push(ValidationError {
+            path: atom::path_text(&self.path),
+            message,
+        });
+    }
+
+    fn node(&mut self, tr: &TypeRef, value: &Value) {
+        if self.path.len() > MAX_DEPTH {
+            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
+            return;
+        }
+        let Some(resolved) = self.schema.resolve(tr) else {
+            self.error(atom::unresolved(tr));
+            return;
+        };
+        match Deduced::new(resolved, Some(value)).part() {
+            None => self.error(atom::invalid_atom(tr)),
+            Some(Part::Scalar(_)) => self.set.insert(&self.path),
+            Some(Part::List(list)) => self.list(&list, value),
+            Some(Part::Map(map)) => self.map(&map, value),
+        }
+    }
+
+    fn list(&mut self, list: &ListView<'_>, value: &Value) {
+        if *list.element_relationship() == ElementRelationship::Atomic {
+            self.set.insert(&self.path);
+            return;
+        }
+        let Value::List(items) = value else { return };
+        let mut elements = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match atom::list_item_element(self.schema, list, item) {
+                Ok(pe) => elements.push(pe),
+                Err(e) => {
+                    // Go names such an item with an empty path element, which no field set
+                    // can serialize; smd says why instead.
+                    self.error(format!("element {i}: {e}"));
+                    return;
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        let mut duplicates = BTreeSet::new();
+        for pe in &elements {
+            if !seen.insert(Ordered(pe.clone())) && duplicates.insert(Ordered(pe.clone())) {
+                self.path.push(pe.clone());
+                self.set.insert(&self.path);
+                self.path.pop();
+            }
+        }
+        for (pe, item) in elements.into_iter().zip(items) {
+            if !duplicates.is_empty() && duplicates.contains(&Ordered(pe.clone())) {
+                continue;
+            }
+            self.path.push(pe);
+            self.node(list.element_type(), item);
+            self.set.insert(&self.path);
+            self.path.pop();
+        }
+    }
+
+    fn map(&mut self, map: &MapView<'_>, value: &Value) {
+        if map.is_atomic() {
+            self.set.insert(&self.path);
+            return;
+        }
+        let Value::Map(entries) = value else { return };
+        for (key, item) in entries.iter() {
+            let field = map.find_field(key);
+            let tr = match field {
+                Some(f) => f.type_ref(),
+                None => map.definition().element_type_ref(),
+            };
+            self.path.push(PathElement::Field(Name::from(key)));
+            self.node(tr, item);
+            let empty = match item {
+                Value::Null => true,
+                Value::Map(m) => m.is_empty(),
+                _ => false,
+            };
+            if empty || field.is_none() {
+                self.set.insert(&self.path);
+            }
+            self.path.pop();
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Merging a configuration into a live value (Go's `Merge` with its keep-the-right-side rule).
+//!
+//! At every leaf the right side wins when it is there (a null too). Granular maps merge entry
+//! by entry; an empty or null right side keeps a non-empty left map (removal is the prune's
+//! business, not the merge's). Associative lists merge item by item in Go's order: items only
+//! on the left stay where they were, shared and new items follow the right side's order.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use smd_fieldpath::{Map, Name, PathElement, Value};
+use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
+
+use super::MAX_DEPTH;
+use super::atom::{self, Deduced, Part};
+use super::element_set::Ordered;
+use super::error::{ValidationError, ValidationErrors};
+
+pub(crate) fn merge(
+    schema: &Schema,
+    tr: &TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+) -> Result<Value, ValidationErrors> {
+    let mut w = Walker {
+        schema,
+        path: Vec::new(),
+        errors: Vec::new(),
+    };
+    let out = w.node(tr, Some(lhs), Some(rhs));
+    if w.errors.is_empty() {
+        Ok(out.unwrap_or_default())
+    } else {
+        Err(ValidationErrors(w.errors))
+    }
+}
+
+struct Walker<'s> {
+    schema: &'s Schema,
+    path: Vec<PathElement>,
+    errors: Vec<ValidationError>,
+}
+
+impl Walker<'_> {
+    fn error(&mut self, message: String) {
+        self.errors.push(ValidationError {
+            path: atom::path_text(&self.path),
+            message,
+        });
+    }
+
+    /// The merge of the node; `None` when it produces nothing.
+    fn node(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
+        if self.path.len() > MAX_DEPTH {
+            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
+            return None;
+        }
+        if lhs.is_none() && rhs.is_none() {
+            self.error("at least one of lhs and rhs must be provided".to_owned());
+            return None;
+        }
+        let Some(resolved) = self.schema.resolve(tr) else {
+            self.error(atom::unresolved(tr));
+            return None;
+        };
+        let left = Deduced::new(resolved, lhs);
+        let right = Deduced::new(resolved, rhs);
+        if rhs.is_none() {
+            self.handle(tr, left, lhs, rhs)
+        } else if lhs.is_none() || left.same(&right) {
+            self.handle(tr, right, lhs, rhs)
+        } else {
+            // Sides of different kinds: Go handles the left side's part too, for its errors
+            // only; the result is the right side's.
+            self.handle(tr, left, lhs, rhs);
+            self.handle(tr, right, lhs, rhs)
+        }
+    }
+
+    fn handle(
+        &mut self,
+        tr: &TypeRef,
+        part: Deduced<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> Option<Value> {
+        match part.part() {
+            None => {
+                self.error(atom::invalid_atom(tr));
+                None
+            }
+            Some(Part::Scalar(t)) => {
+                let l = atom::check_scalar(t, lhs, "lhs: ");
+                let r = atom::check_scalar(t, rhs, "rhs: ");
+                if let (Some(l), Some(r)) = (l, r) {
+                    self.error(l);
+                    self.error(r);
+                    return None;
+                }
+                leaf(lhs, rhs)
+            }
+            Some(Part::List(list)) => self.list(&list, lhs, rhs),
+            Some(Part::Map(map)) => self.map(&map, lhs, rhs),
+        }
+    }
+
+    fn list(
+        &mut self,
+        list: &ListView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> Option<Value> {
+        let (l, r) = (atom::as_items(lhs), atom::as_items(rhs));
+        let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
+        if *list.element_relationship() == ElementRelationship::Atomic || empty {
+            return leaf(lhs, rhs);
+        }
+        self.items(list, l.unwrap_or_default(), r.unwrap_or_default())
+    }
+
+    /// Names every item of a side: (element, item) in order, and element → the item (a
+    /// null in place of an item that appears several times on the left).
+    fn index<'v>(
+        &mut self,
+        list: &ListView<'_>,
+        items: &'v [Value],
+        allow_duplicates: bool,
+    ) -> (Vec<PathElement>, BTreeMap<Ordered, Option<&'v Value>>) {
+        let mut elements = Vec::with_capacity(items.len());
+        let mut observed: BTreeMap<Ordered, Option<&'v Value>> = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let pe = match atom::list_item_element(self.schema, list, item) {
+                Ok(pe) => pe,
+                Err(e) => {
+                    self.error(format!("element {i}: {e}"));
+                    continue;
+                }
+            };
+            match observed.get_mut(&Ordered(pe.clone())) {
+                Some(_) if !allow_duplicates => {
+                    self.error(format!("duplicate entries for key {pe}"));
+                    continue;
+                }
+                Some(seen) => *seen = None,
+                None => {
+                    observed.insert(Ordered(pe.clone()), Some(item));
+                }
+            }
+            elements.push(pe);
+        }
+        (elements, observed)
+    }
+
+    fn items(&mut self, list: &ListView<'_>, lhs: &[Value], rhs: &[Value]) -> Option<Value> {
+        let before = self.errors.len();
+        let (right, right_items) = self.index(list, rhs, false);
+        let (left, left_items) = self.index(list, lhs, true);
+        if self.errors.len() > before {
+            return None;
+        }
+        // An item duplicated on the left merges as a null: the right side's item replaces all
+        // its copies.
+        const DUPLICATED: &Value = &Value::Null;
+        let left_item = |pe: &PathElement| {
+            left_items
+                .get(&Ordered(pe.clone()))
+                .map(|item| item.unwrap_or(DUPLICATED))
+        };
+        let in_right = |pe: &PathElement| right_items.contains_key(&Ordered(pe.clone()));
+        let right_item =
+            |pe: &PathElement| right_items.get(&Ordered(pe.clone())).copied().flatten();
+
+        let mut shared = right
+            .iter()
+            .filter(|pe| left_items.contains_key(&Ordered((*pe).clone())));
+        let mut next_shared = shared.next();
+        let mut merged: BTreeSet<Ordered> = BTreeSet::new();
+        let mut out = Vec::with_capacity(lhs.len().max(rhs.len()));
+        let (mut li, mut ri) = (0, 0);
+        // Errors inside list items are dropped, as Go drops them.
+        let errors = self.errors.len();
+        while li < left.len() || ri < right.len() {
+            if li < left.len() && ri < right.len() {
+                let pe = &left[li];
+                if pe.compare(&right[ri]).is_eq() {
+                    merged.insert(Ordered(pe.clone()));
+                    let merged_item = self.item(list, pe, left_item(pe), right_item(pe));
+                    out.extend(merged_item);
+                    li += 1;
+                    ri += 1;
+                    next_shared = shared.next();
+                    continue;
+                }
+                if in_right(pe) && next_shared.is_some_and(|s| s.compare(pe).is_ne()) {
+                    li += 1;
+                    continue;
+                }
+            }
+            if li < left.len() {
+                let pe = &left[li];
+                if !in_right(pe) {
+                    let merged_item = self.item(list, pe, lhs.get(li), None);
+                    out.extend(merged_item);
+                    li += 1;
+                    continue;
+                } else if merged.contains(&Ordered(pe.clone())) {
+                    li += 1;
+                }
+            }
+            if ri < right.len() {
+                let pe = &right[ri];
+                merged.insert(Ordered(pe.clone()));
+                let merged_item = self.item(list, pe, left_item(pe), right_item(pe));
+                out.extend(merged_item);
+                ri += 1;
+                if next_shared.is_some_and(|s| s.compare(pe).is_eq()) {
+                    next_shared = shared.next();
+                }
+            }
+        }
+        self.errors.truncate(errors);
+        (!out.is_empty()).then_some(Value::List(out))
+    }
+
+    fn item(
+        &mut self,
+        list: &ListView<'_>,
+        pe: &PathElement,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> Option<Value> {
+        self.path.push(pe.clone());
+        let out = self.node(list.element_type(), lhs, rhs);
+        self.path.pop();
+        out
+    }
+
+    fn map(
+        &mut self,
+        map: &MapView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> Option<Value> {
+        let (l, r) = (atom::as_entries(lhs), atom::as_entries(rhs));
+        let empty = l.is_none_or(|m| m.is_empty()) && r.is_none_or(|m| m.is_empty());
+        if map.is_atomic() || empty {
+            return leaf(lhs, rhs);
+        }
+        let field_type = |key: &str| match map.find_field(key) {
+            Some(f) => f.type_ref(),
+            None => map.definition().element_type_ref(),
+        };
+        let mut out = Map::with_capacity(l.map_or(0, Map::len).max(r.map_or(0, Map::len)));
+        if let Some(l) = l {
+            for (key, lv) in l.iter() {
+                let rv = r.and_then(|r| r.get(key));
+                self.path.push(PathElement::Field(Name::from(key)));
+                if let Some(v) = self.node(field_type(key), Some(lv), rv) {
+                    out.insert(key, v);
+                }
+                self.path.pop();
+            }
+        }
+        if let Some(r) = r {
+            for (key, rv) in r.iter() {
+                if l.is_some_and(|l| l.contains_key(key)) {
+                    continue;
+                }
+                self.path.push(PathElement::Field(Name::from(key)));
+                if let Some(v) = self.node(field_type(key), None, Some(rv)) {
+                    out.insert(key, v);
+                }
+                self.path.pop();
+            }
+        }
+        (!out.is_empty()).then_some(Value::Map(out))
+    }
+}
+
+/// Go's keep-the-right-side rule at a leaf.
+fn leaf(lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
+    rhs.or(lhs).cloned()
+}

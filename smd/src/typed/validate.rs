@@ -1,0 +1,133 @@
+//! Checking a value against its type (Go's `typed.Validate`): every problem, each at its path.
+//!
+//! As in Go, a list stops at its first item that cannot be named (no key fields, a null in a
+//! keyed list, ...), and a map stops at its first undeclared field; Go visits map entries in
+//! random order, smd in the value's order, which is one of Go's.
+
+use std::collections::BTreeSet;
+
+use smd_fieldpath::{Name, PathElement, Value};
+use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
+
+use super::MAX_DEPTH;
+use super::atom::{self, Deduced, Part};
+use super::element_set::Ordered;
+use super::error::{ValidationError, ValidationErrors};
+
+pub(crate) fn validate(
+    schema: &Schema,
+    tr: &TypeRef,
+    value: &Value,
+    allow_duplicates: bool,
+) -> Result<(), ValidationErrors> {
+    let mut v = Validator {
+        schema,
+        allow_duplicates,
+        path: Vec::new(),
+        errors: Vec::new(),
+    };
+    v.node(tr, value);
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ValidationErrors(v.errors))
+    }
+}
+
+struct Validator<'s> {
+    schema: &'s Schema,
+    allow_duplicates: bool,
+    path: Vec<PathElement>,
+    errors: Vec<ValidationError>,
+}
+
+impl<'s> Validator<'s> {
+    fn error(&mut self, message: String) {
+        self.errors.push(ValidationError {
+            path: atom::path_text(&self.path),
+            message,
+        });
+    }
+
+    fn node(&mut self, tr: &TypeRef, value: &Value) {
+        if self.path.len() > MAX_DEPTH {
+            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
+            return;
+        }
+        let Some(resolved) = self.schema.resolve(tr) else {
+            self.error(atom::unresolved(tr));
+            return;
+        };
+        match Deduced::new(resolved, Some(value)).part() {
+            None => self.error(atom::invalid_atom(tr)),
+            Some(Part::Scalar(t)) => {
+                if let Some(message) = atom::check_scalar(t, Some(value), "") {
+                    self.error(message);
+                }
+            }
+            Some(Part::List(list)) => self.list(&list, value),
+            Some(Part::Map(map)) => self.map(&map, value),
+        }
+    }
+
+    fn list(&mut self, list: &ListView<'_>, value: &Value) {
+        let items = match value {
+            Value::Null => return,
+            Value::List(items) => items,
+            other => {
+                self.error(format!("expected list, got {}", atom::go_plain(other)));
+                return;
+            }
+        };
+        let associative = *list.element_relationship() == ElementRelationship::Associative;
+        let mut seen: BTreeSet<Ordered> = BTreeSet::new();
+        for (i, item) in items.iter().enumerate() {
+            let pe = if associative {
+                match atom::list_item_element(self.schema, list, item) {
+                    Ok(pe) => pe,
+                    Err(e) => {
+                        // An item that cannot be named hides the rest of the list.
+                        self.error(format!("element {i}: {e}"));
+                        return;
+                    }
+                }
+            } else {
+                PathElement::Index(i as i64)
+            };
+            if associative && !seen.insert(Ordered(pe.clone())) && !self.allow_duplicates {
+                self.error(format!("duplicate entries for key {pe}"));
+            }
+            self.path.push(pe);
+            self.node(list.element_type(), item);
+            self.path.pop();
+        }
+    }
+
+    fn map(&mut self, map: &MapView<'_>, value: &Value) {
+        let entries = match value {
+            Value::Null => return,
+            Value::Map(m) => m,
+            other => {
+                self.error(format!("expected map, got {}", atom::go_plain(other)));
+                return;
+            }
+        };
+        for (key, item) in entries.iter() {
+            let tr = match map.find_field(key) {
+                Some(field) => field.type_ref(),
+                None => match map.element_type() {
+                    Some(tr) => tr,
+                    None => {
+                        self.path.push(PathElement::Field(Name::from(key)));
+                        self.error("field not declared in schema".to_owned());
+                        self.path.pop();
+                        return;
+                    }
+                },
+            };
+            self.path.push(PathElement::Field(Name::from(key)));
+            self.node(tr, item);
+            self.path.pop();
+        }
+    }
+}
