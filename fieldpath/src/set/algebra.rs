@@ -232,3 +232,37 @@ fn for_each_pair<'a>(left: &'a [Child], right: &'a [Child], mut f: impl FnMut(Pa
     left[i..].iter().for_each(|c| f(Pair::Left(c)));
     right[j..].iter().for_each(|c| f(Pair::Right(c)));
 }
+
+impl Set {
+    /// A copy of this set where, at every node, each child element that `promote` accepts is
+    /// also a member. `ctx` travels down the trie: `descend(ctx, element)` is the context of
+    /// the child node at `element`. This is the shape of Go's `EnsureNamedFieldsAreMembers`,
+    /// whose context is the schema type at the node (the schema lives above this crate).
+    ///
+    /// ```
+    /// use smd_fieldpath::{PathElement, Set};
+    /// let mut set = Set::new();
+    /// set.insert(&[PathElement::field("spec"), PathElement::field("replicas")]);
+    /// let all = set.promote_children(0, &|_, _| true, &|depth, _| depth + 1);
+    /// assert!(all.has(&[PathElement::field("spec")]));
+    /// ```
+    pub fn promote_children<C>(
+        &self,
+        ctx: C,
+        promote: &impl Fn(&C, &PathElement) -> bool,
+        descend: &impl Fn(&C, &PathElement) -> C,
+    ) -> Set {
+        let mut out = Set {
+            members: self.members.clone(),
+            children: Vec::with_capacity(self.children.len()),
+        };
+        for (element, child) in &self.children {
+            if promote(&ctx, element) {
+                out.insert_member(element);
+            }
+            let below = child.promote_children(descend(&ctx, element), promote, descend);
+            out.children.push((element.clone(), Arc::new(below)));
+        }
+        out
+    }
+}

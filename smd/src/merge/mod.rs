@@ -1,0 +1,492 @@
+//! The Updater: Server-Side Apply and Update for a manager, with the ownership of every
+//! field tracked per manager and API version (Go's `merge` package).
+//!
+//! * [`Updater::update`] (create, update, patch) never conflicts: the manager takes every
+//!   field it changes, from whoever owned it.
+//! * [`Updater::apply`] merges the configuration into the live object, owns exactly the
+//!   configuration's fields, prunes the fields it applied last time and no longer sets
+//!   (unless someone else owns them), and is refused with [`Conflicts`] when it would change a
+//!   field another manager owns — unless forced, which takes the fields.
+//!
+//! Each manager's fields are read in its own API version; a [`Converter`] converts objects
+//! between versions (field sets are never converted).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use smd::fieldpath::{yaml, ManagedFields};
+//! use smd::merge::{Identity, Updater};
+//! use smd::typed::TypedValue;
+//!
+//! let updater = Updater::new(Identity);
+//! let live = TypedValue::deduced(yaml::from_str("{replicas: 1}").unwrap());
+//! let mine = TypedValue::deduced(yaml::from_str("{replicas: 3}").unwrap());
+//! // A controller created the object with `replicas`: an apply that changes it conflicts.
+//! let managers = updater
+//!     .update(&live.empty(), &live, "v1", &ManagedFields::new(), "controller")
+//!     .unwrap();
+//! let err = updater.apply(&live, &mine, "v1", &managers, "me", false).unwrap_err();
+//! assert_eq!(err.to_string(), r#"conflict with "controller": .replicas"#);
+//! ```
+
+mod conflict;
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+use smd_fieldpath::{ExcludeFilter, Filter, ManagedFields, Set, VersionedSet};
+
+use crate::typed::{self, Comparison, TypedValue, ensure_named_fields_are_members};
+
+pub use conflict::{Conflict, Conflicts};
+
+/// Converts objects between API versions.
+pub trait Converter {
+    /// `object` at `version`; borrowed when it needs no conversion.
+    fn convert<'a>(
+        &self,
+        object: &'a TypedValue,
+        version: &str,
+    ) -> Result<Cow<'a, TypedValue>, ConversionError>;
+}
+
+/// A conversion failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ConversionError {
+    /// What went wrong.
+    pub message: String,
+    /// The version is not served any more: managers at it are dropped, not failed on.
+    pub missing_version: bool,
+}
+
+/// The converter of a single-version world: every object is already at every version.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Identity;
+
+impl Converter for Identity {
+    fn convert<'a>(
+        &self,
+        object: &'a TypedValue,
+        _version: &str,
+    ) -> Result<Cow<'a, TypedValue>, ConversionError> {
+        Ok(Cow::Borrowed(object))
+    }
+}
+
+/// Fields left out of ownership, per API version (Go's `IgnoredFields` or `IgnoreFilter`;
+/// Go refuses both at once, which this type cannot express).
+#[derive(Default)]
+pub enum Ignore {
+    /// Nothing is ignored.
+    #[default]
+    Nothing,
+    /// These fields and everything below them.
+    Fields(HashMap<String, Set>),
+    /// What these filters take out.
+    Filters(HashMap<String, Box<dyn Filter + Send + Sync>>),
+}
+
+impl std::fmt::Debug for Ignore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ignore::Nothing => f.write_str("Nothing"),
+            Ignore::Fields(sets) => f.debug_tuple("Fields").field(sets).finish(),
+            Ignore::Filters(filters) => {
+                let mut versions: Vec<&String> = filters.keys().collect();
+                versions.sort();
+                f.debug_tuple("Filters").field(&versions).finish()
+            }
+        }
+    }
+}
+
+impl Ignore {
+    fn comparison(&self, mut c: Comparison, version: &str) -> Comparison {
+        match self {
+            Ignore::Nothing => {}
+            Ignore::Fields(sets) => {
+                if let Some(set) = sets.get(version) {
+                    c.exclude_fields(set);
+                }
+            }
+            Ignore::Filters(filters) => {
+                if let Some(filter) = filters.get(version) {
+                    c.filter_fields(filter.as_ref());
+                }
+            }
+        }
+        c
+    }
+
+    fn set(&self, set: Set, version: &str) -> Set {
+        match self {
+            Ignore::Nothing => set,
+            Ignore::Fields(sets) => match sets.get(version) {
+                Some(excluded) => ExcludeFilter::new(excluded.clone()).filter(&set),
+                None => set,
+            },
+            Ignore::Filters(filters) => match filters.get(version) {
+                Some(filter) => filter.filter(&set),
+                None => set,
+            },
+        }
+    }
+}
+
+/// Why an apply or update failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The apply would change fields other managers own.
+    #[error("{0}")]
+    Conflicts(Conflicts),
+    /// Anything else, in Go's words (`failed to merge config: …`).
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn failed(context: &str, e: impl std::fmt::Display) -> Error {
+    Error::Failed(format!("{context}: {e}"))
+}
+
+/// Applies and updates objects for managers.
+#[derive(Debug)]
+pub struct Updater<C> {
+    converter: C,
+    ignore: Ignore,
+    return_input_on_noop: bool,
+}
+
+impl<C: Converter> Updater<C> {
+    /// An updater converting with `converter`, ignoring nothing.
+    pub fn new(converter: C) -> Updater<C> {
+        Updater {
+            converter,
+            ignore: Ignore::Nothing,
+            return_input_on_noop: false,
+        }
+    }
+
+    /// This updater, ignoring `ignore`.
+    pub fn with_ignore(mut self, ignore: Ignore) -> Updater<C> {
+        self.ignore = ignore;
+        self
+    }
+
+    /// This updater, returning the object of an apply that changes nothing instead of `None`.
+    pub fn with_return_input_on_noop(mut self, yes: bool) -> Updater<C> {
+        self.return_input_on_noop = yes;
+        self
+    }
+
+    /// The converter.
+    pub fn converter(&self) -> &C {
+        &self.converter
+    }
+
+    /// `manager` changes `live` into `new` at `version` (a create, update or patch): it owns
+    /// every field it changed, taken from anyone who owned it. Returns the managers after.
+    pub fn update(
+        &self,
+        live: &TypedValue,
+        new: &TypedValue,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+    ) -> Result<ManagedFields, Error> {
+        let mut managers = self.reconcile(live, managers)?;
+        let compare = self.take_changes(live, new, version, &mut managers, manager, true)?;
+        let prior = managers
+            .get(manager)
+            .map(|m| m.set().clone())
+            .unwrap_or_default();
+        let set = prior
+            .difference(&compare.removed)
+            .union(&compare.modified)
+            .union(&compare.added);
+        let set = self.ignore.set(set, version);
+        if set.is_empty() {
+            managers.remove(manager);
+        } else {
+            managers.insert(manager, VersionedSet::new(set, version, false));
+        }
+        Ok(managers)
+    }
+
+    /// `manager` applies `config` to `live` at `version`. Returns the new object (`None`
+    /// when nothing changes, unless the updater returns its input on no-ops) and the managers
+    /// after. Refused with [`Error::Conflicts`] when, without `force`, it would change a field
+    /// another manager owns; a refused apply changes nothing.
+    pub fn apply(
+        &self,
+        live: &TypedValue,
+        config: &TypedValue,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Option<TypedValue>, ManagedFields), Error> {
+        let mut managers = self.reconcile(live, managers)?;
+        let merged = live
+            .merge(config)
+            .map_err(|e| failed("failed to merge config", e))?;
+        let last = managers.get(manager).cloned();
+        let set = config
+            .to_field_set()
+            .map_err(|e| failed("failed to get field set", e))?;
+        let set = self.ignore.set(set, version);
+        managers.insert(manager, VersionedSet::new(set, version, true));
+        let merged = self
+            .prune(merged, &managers, manager, last.as_ref())
+            .map_err(|e| failed("failed to prune fields", e))?;
+        self.take_changes(live, &merged, version, &mut managers, manager, force)?;
+        if !self.return_input_on_noop && live.value() == merged.value() {
+            return Ok((None, managers));
+        }
+        Ok((Some(merged), managers))
+    }
+
+    /// Go's `update`: compares old and new in each manager's version; the changes conflict
+    /// with what other managers own (refused unless `force`; forced, they lose those fields),
+    /// and removed fields leave everyone. Managers left with nothing are dropped. Returns the
+    /// comparison at `version`.
+    fn take_changes(
+        &self,
+        old: &TypedValue,
+        new: &TypedValue,
+        version: &str,
+        managers: &mut ManagedFields,
+        workflow: &str,
+        force: bool,
+    ) -> Result<Comparison, Error> {
+        let compare = old
+            .compare(new)
+            .map_err(|e| failed("failed to compare objects", e))?;
+        let mut versions: HashMap<String, Comparison> = HashMap::new();
+        versions.insert(version.to_owned(), self.ignore.comparison(compare, version));
+        let mut conflicts = ManagedFields::new();
+        let mut removed: BTreeMap<String, Set> = BTreeMap::new();
+        let names: Vec<String> = managers.iter().map(|(m, _)| m.to_owned()).collect();
+        for name in names {
+            if name == workflow {
+                continue;
+            }
+            let Some(owned) = managers.get(&name).cloned() else {
+                continue;
+            };
+            let at = owned.api_version();
+            if !versions.contains_key(at) {
+                let old_at = match self.converter.convert(old, at) {
+                    Ok(o) => o,
+                    Err(e) if e.missing_version => {
+                        managers.remove(&name);
+                        continue;
+                    }
+                    Err(e) => return Err(failed("failed to convert old object", e)),
+                };
+                let new_at = match self.converter.convert(new, at) {
+                    Ok(n) => n,
+                    Err(e) if e.missing_version => {
+                        managers.remove(&name);
+                        continue;
+                    }
+                    Err(e) => return Err(failed("failed to convert new object", e)),
+                };
+                let c = old_at
+                    .compare(&new_at)
+                    .map_err(|e| failed("failed to compare objects", e))?;
+                versions.insert(at.to_owned(), self.ignore.comparison(c, at));
+            }
+            let Some(c) = versions.get(at) else { continue };
+            let conflict = owned.set().intersection(&c.modified.union(&c.added));
+            if !conflict.is_empty() {
+                conflicts.insert(name.clone(), VersionedSet::new(conflict, at, false));
+            }
+            if !c.removed.is_empty() {
+                removed.insert(name, c.removed.clone());
+            }
+        }
+        if !force && !conflicts.is_empty() {
+            return Err(Error::Conflicts(Conflicts::from_managers(&conflicts)));
+        }
+        for (name, conflict) in conflicts.iter() {
+            take(managers, name, conflict.set());
+        }
+        for (name, gone) in &removed {
+            take(managers, name, gone);
+        }
+        let empty: Vec<String> = managers
+            .iter()
+            .filter(|(_, s)| s.set().is_empty())
+            .map(|(m, _)| m.to_owned())
+            .collect();
+        for name in empty {
+            managers.remove(&name);
+        }
+        Ok(versions.remove(version).unwrap_or_default())
+    }
+
+    /// Removes from the merged object what `applier` applied last time and applies no more,
+    /// keeping what any manager still owns and what it never applied.
+    fn prune(
+        &self,
+        merged: TypedValue,
+        managers: &ManagedFields,
+        applier: &str,
+        last: Option<&VersionedSet>,
+    ) -> Result<TypedValue, Error> {
+        let Some(last) = last.filter(|l| !l.set().is_empty()) else {
+            return Ok(merged);
+        };
+        let version = last.api_version();
+        let at_last = match self.converter.convert(&merged, version) {
+            Ok(m) => m.into_owned(),
+            Err(e) if e.missing_version => return Ok(merged),
+            Err(e) => {
+                return Err(failed(
+                    "failed to convert merged object to last applied version",
+                    e,
+                ));
+            }
+        };
+        let pruned = at_last.remove_items(&ensure_named_fields_are_members(last.set(), &at_last));
+        let pruned = self
+            .add_back_owned(&at_last, pruned, version, managers)
+            .map_err(|e| failed("failed add back owned items", e))?;
+        let pruned = self
+            .add_back_dangling(&at_last, &pruned, last)
+            .map_err(|e| failed("failed add back dangling items", e))?;
+        let target = managers
+            .get(applier)
+            .map(|m| m.api_version().to_owned())
+            .unwrap_or_default();
+        self.converter
+            .convert(&pruned, &target)
+            .map(Cow::into_owned)
+            .map_err(|e| Error::Failed(e.message))
+    }
+
+    /// Puts back into `pruned` whatever any manager owns, version by version (the pruned
+    /// version first).
+    fn add_back_owned(
+        &self,
+        merged: &TypedValue,
+        mut pruned: TypedValue,
+        pruned_version: &str,
+        managers: &ManagedFields,
+    ) -> Result<TypedValue, Error> {
+        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
+        for (_, m) in managers.iter() {
+            let entry = owned.entry(m.api_version()).or_default();
+            *entry = entry.union(m.set());
+        }
+        let mut merged = Cow::Borrowed(merged);
+        let first = owned.remove(pruned_version).map(|s| (pruned_version, s));
+        for (version, set) in first.into_iter().chain(owned) {
+            let merged_at = match self.converter.convert(&merged, version) {
+                Ok(m) => m.into_owned(),
+                Err(e) if e.missing_version => continue,
+                Err(e) => {
+                    return Err(Error::Failed(format!(
+                        "failed to convert merged object at version {version}: {e}"
+                    )));
+                }
+            };
+            let pruned_at = match self.converter.convert(&pruned, version) {
+                Ok(p) => p.into_owned(),
+                Err(e) if e.missing_version => {
+                    merged = Cow::Owned(merged_at);
+                    continue;
+                }
+                Err(e) => {
+                    return Err(Error::Failed(format!(
+                        "failed to convert pruned object at version {version}: {e}"
+                    )));
+                }
+            };
+            let merged_set = merged_at.to_field_set().map_err(|e| {
+                Error::Failed(format!(
+                    "failed to create field set from merged object at version {version}: {e}"
+                ))
+            })?;
+            let pruned_set = pruned_at.to_field_set().map_err(|e| {
+                Error::Failed(format!(
+                    "failed to create field set from pruned object at version {version}: {e}"
+                ))
+            })?;
+            let ensure = |s: &Set| ensure_named_fields_are_members(s, &merged_at);
+            let keep = ensure(&pruned_set).union(&ensure(&set));
+            pruned = merged_at.remove_items(&ensure(&merged_set).difference(&keep));
+            merged = Cow::Owned(merged_at);
+        }
+        Ok(pruned)
+    }
+
+    /// Puts back what the prune removed but `last` never applied.
+    fn add_back_dangling(
+        &self,
+        merged: &TypedValue,
+        pruned: &TypedValue,
+        last: &VersionedSet,
+    ) -> Result<TypedValue, Error> {
+        let pruned_at = match self.converter.convert(pruned, last.api_version()) {
+            Ok(p) => p,
+            Err(e) if e.missing_version => return Ok(merged.clone()),
+            Err(e) => {
+                return Err(failed(
+                    "failed to convert pruned object to last applied version",
+                    e,
+                ));
+            }
+        };
+        let pruned_set = pruned_at.to_field_set().map_err(|e| {
+            failed(
+                "failed to create field set from pruned object in last applied version",
+                e,
+            )
+        })?;
+        let merged_set = merged.to_field_set().map_err(|e| {
+            failed(
+                "failed to create field set from merged object in last applied version",
+                e,
+            )
+        })?;
+        let ensure = |s: &Set| ensure_named_fields_are_members(s, merged);
+        let gone = ensure(&merged_set)
+            .difference(&ensure(&pruned_set))
+            .intersection(&ensure(last.set()));
+        Ok(merged.remove_items(&gone))
+    }
+
+    /// Each manager's set adjusted to schema changes (in its version); managers at versions
+    /// that no longer exist are dropped.
+    fn reconcile(
+        &self,
+        live: &TypedValue,
+        managers: &ManagedFields,
+    ) -> Result<ManagedFields, Error> {
+        let mut out = ManagedFields::new();
+        for (name, owned) in managers.iter() {
+            let at = match self.converter.convert(live, owned.api_version()) {
+                Ok(at) => at,
+                Err(e) if e.missing_version => continue,
+                Err(e) => return Err(Error::Failed(e.message)),
+            };
+            let reconciled = typed::reconcile_field_set_with_schema(owned.set(), &at)
+                .map_err(|e| Error::Failed(e.to_string()))?;
+            let entry = match reconciled {
+                Some(set) => VersionedSet::new(set, owned.api_version(), owned.applied()),
+                None => owned.clone(),
+            };
+            out.insert(name, entry);
+        }
+        Ok(out)
+    }
+}
+
+/// `name` loses `gone` (keeping its version and applied flag).
+fn take(managers: &mut ManagedFields, name: &str, gone: &Set) {
+    if let Some(m) = managers.get(name) {
+        let left = VersionedSet::new(m.set().difference(gone), m.api_version(), m.applied());
+        managers.insert(name, left);
+    }
+}
