@@ -97,12 +97,12 @@ fn parse(case: &Json) -> Outcome {
     Ok(result)
 }
 
-fn set_field(case: &Json, name: &str) -> Result<Set, Failure> {
+pub(crate) fn set_field(case: &Json, name: &str) -> Result<Set, Failure> {
     let text = inputs::str_field(case, name)?;
     Ok(Set::from_fields_v1(text.as_bytes())?)
 }
 
-fn fields_v1(set: &Set) -> Result<Json, Failure> {
+pub(crate) fn fields_v1(set: &Set) -> Result<Json, Failure> {
     Ok(canonical::bytes(&set.to_fields_v1()?))
 }
 
@@ -129,7 +129,7 @@ fn describe(set: &Set) -> Outcome {
 }
 
 /// A prefix pattern: PE strings, `"*"` for any element.
-fn matcher(pattern: &Json) -> Result<SetMatcher, Failure> {
+pub(crate) fn matcher(pattern: &Json) -> Result<SetMatcher, Failure> {
     let parts = pattern
         .as_array()
         .ok_or_else(|| Malformed(format!("not a pattern: {pattern}")))?;
@@ -143,7 +143,7 @@ fn matcher(pattern: &Json) -> Result<SetMatcher, Failure> {
     Ok(SetMatcher::prefix(elements))
 }
 
-fn managers(spec: &Json) -> Result<ManagedFields, Failure> {
+pub(crate) fn managers(spec: &Json) -> Result<ManagedFields, Failure> {
     let entries = spec
         .as_object()
         .ok_or_else(|| Malformed(format!("not managers: {spec}")))?;
@@ -160,7 +160,7 @@ fn managers(spec: &Json) -> Result<ManagedFields, Failure> {
     Ok(out)
 }
 
-fn managers_json(managers: &ManagedFields) -> Result<Json, Failure> {
+pub(crate) fn managers_json(managers: &ManagedFields) -> Result<Json, Failure> {
     let mut out = JsonMap::new();
     for (manager, entry) in managers.iter() {
         out.insert(

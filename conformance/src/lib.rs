@@ -15,6 +15,7 @@ mod inputs;
 pub mod openapi_ops;
 mod scenario;
 mod schema_ops;
+mod typed_ops;
 mod value_ops;
 
 pub use compare::compare;
@@ -44,6 +45,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "schema" => schema_ops::run(op, case),
         "openapi" => openapi_ops::run(op, case),
         "crd" => crd_ops::run(op, case),
+        "typed" => typed_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {

@@ -43,7 +43,7 @@ fn module_cache() -> Option<PathBuf> {
     (!dir.is_empty()).then(|| PathBuf::from(dir))
 }
 
-fn testdata_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn testdata_path(name: &str) -> Option<PathBuf> {
     Some(
         module_cache()?
             .join(SMD_MODULE)
@@ -56,7 +56,10 @@ fn testdata_path(name: &str) -> Option<PathBuf> {
 /// Why the case cannot run here: it names an upstream test file that is not in the module
 /// cache (CI downloads it; `go mod download` in `conformance/gogen` does too).
 pub(crate) fn skip_reason(case: &Json) -> Option<String> {
-    let name = case.get("testdataFile")?.as_str()?;
+    let name = case
+        .get("testdataFile")
+        .or_else(|| case.get("schemaFile"))?
+        .as_str()?;
     match testdata_path(name) {
         Some(path) if path.is_file() => None,
         Some(path) => Some(format!(
