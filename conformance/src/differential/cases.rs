@@ -93,6 +93,36 @@ pub const GENERATORS: &[Generator] = &[
         weight: 6,
         make: value_parse_json,
     },
+    Generator {
+        name: "typed.validate",
+        weight: 6,
+        make: |rng| super::typed::typed_case(rng, "validate"),
+    },
+    Generator {
+        name: "typed.toFieldSet",
+        weight: 6,
+        make: |rng| super::typed::typed_case(rng, "toFieldSet"),
+    },
+    Generator {
+        name: "typed.compare",
+        weight: 8,
+        make: |rng| super::typed::typed_case(rng, "compare"),
+    },
+    Generator {
+        name: "typed.merge",
+        weight: 8,
+        make: |rng| super::typed::typed_case(rng, "merge"),
+    },
+    Generator {
+        name: "typed.removeItems",
+        weight: 6,
+        make: |rng| super::typed::typed_case(rng, "removeItems"),
+    },
+    Generator {
+        name: "typed.extractItems",
+        weight: 6,
+        make: |rng| super::typed::typed_case(rng, "extractItems"),
+    },
 ];
 
 fn spelling(rng: &mut Rng, canonical_percent: usize) -> Spelling {

@@ -12,6 +12,7 @@ pub mod rng;
 pub mod sets;
 pub mod shrink;
 pub mod text;
+pub mod typed;
 pub mod values;
 pub mod yaml;
 
