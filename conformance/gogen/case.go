@@ -27,6 +27,7 @@ var kinds = map[string]decoder{
 	"schema":      decodeSchemaOp,
 	"openapi":     decodeOpenAPIOp,
 	"crd":         decodeCRDOp,
+	"typed":       decodeTypedOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a
@@ -60,7 +61,7 @@ func decodeCase(where string, raw any, needName bool) (string, func() (any, erro
 	}
 	dec, ok := kinds[kind]
 	if !ok {
-		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset, schema, openapi or crd)", c.where, kind)
+		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset, schema, openapi, crd or typed)", c.where, kind)
 	}
 	run, err := dec(op, c)
 	if err != nil {

@@ -99,6 +99,22 @@ func TestCanonicalFloat(t *testing.T) {
 	}
 }
 
+func TestCutAfterGot(t *testing.T) {
+	for in, want := range map[string]string{
+		".a: expected string, got &value.valueUnstructured{Value:1}": ".a: expected string, got",
+		"expected map, got nil": "expected map, got",
+		"errors:\n  .a: expected boolean, got &{1}\n  .b: field not declared in schema\n  .c: expected numeric (int or float), got string": "errors:\n  .a: expected boolean, got\n  .b: field not declared in schema\n  .c: expected numeric (int or float), got",
+		"got x":                             "got",
+		".forgot x: expected string, got 1": ".forgot x: expected string, got",
+		"no match here":                     "no match here",
+		"ends with got":                     "ends with got",
+	} {
+		if got := cutAfterGot(in); got != want {
+			t.Errorf("cutAfterGot(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // The kube-openapi whose test data scenarios read is the one go.mod requires.
 func TestKubeOpenAPIModuleIsPinned(t *testing.T) {
 	data, err := os.ReadFile("go.mod")
