@@ -2,8 +2,13 @@
 
 use serde_json::Value as Json;
 
-/// Keys whose object is an error: only its `stable` text is compared.
+/// Keys whose object is an error: only its `stable` text is compared. (Besides these, a
+/// `KEYError` next to a set of kind `typed` is the error of writing that set.)
 const ERROR_KEYS: [&str; 4] = ["error", "jsonError", "serializeError", "partialError"];
+
+fn is_error_key(key: &str) -> bool {
+    ERROR_KEYS.contains(&key) || (key.len() > 5 && key.ends_with("Error"))
+}
 
 /// The differences between Go's result (`expected`) and smd's (`actual`) for `case`, one line
 /// each; empty when they agree.
@@ -90,9 +95,7 @@ fn walk(at: &str, expected: &Json, actual: &Json, diffs: &mut Vec<String>) {
                 let here = format!("{at}.{key}");
                 match a.get(key) {
                     None => diffs.push(format!("{here}: missing; Go has {ev}")),
-                    Some(av) if ERROR_KEYS.contains(&key.as_str()) => {
-                        compare_error(&here, ev, av, diffs)
-                    }
+                    Some(av) if is_error_key(key) => compare_error(&here, ev, av, diffs),
                     Some(av) => walk(&here, ev, av, diffs),
                 }
             }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::Malformed;
 use crate::canonical;
-use crate::fieldset::{fields_v1, set_field};
+use crate::fieldset::set_field;
 use crate::inputs::{self, Failure, Outcome};
 use serde_json::{Value as Json, json};
 use smd::typed::{self, TypedValue};
@@ -31,24 +31,39 @@ pub(crate) fn stable(message: &str) -> String {
         .join("\n")
 }
 
-/// The schema of a case: `schema` (text), `schemaFile` (the module's testdata), or none (the
-/// deduced type).
-pub(crate) fn schema_of(case: &Json, key: &str) -> Result<Option<Arc<Schema>>, Failure> {
-    let text = match case.get(key).and_then(Json::as_str) {
-        Some(text) => text.to_owned(),
-        None => match case.get("schemaFile").and_then(Json::as_str) {
-            Some(name) if key == "schema" => {
-                let path = crate::schema_ops::testdata_path(name)
-                    .ok_or_else(|| malformed(format!("no Go module cache for {name}")))?;
-                std::fs::read_to_string(&path)
-                    .map_err(|e| malformed(format!("{}: {e}", path.display())))?
-            }
-            _ => return Ok(None),
-        },
+/// The schema of a case: text under `text_key`, a file of the module's testdata under
+/// `file_key`, or none.
+pub(crate) fn schema_of(
+    case: &Json,
+    text_key: &str,
+    file_key: &str,
+) -> Result<Option<Arc<Schema>>, Failure> {
+    let text = match (
+        case.get(text_key).and_then(Json::as_str),
+        case.get(file_key).and_then(Json::as_str),
+    ) {
+        (Some(text), _) => text.to_owned(),
+        (None, Some(name)) => {
+            let path = crate::schema_ops::testdata_path(name)
+                .ok_or_else(|| malformed(format!("no Go module cache for {name}")))?;
+            std::fs::read_to_string(&path)
+                .map_err(|e| malformed(format!("{}: {e}", path.display())))?
+        }
+        (None, None) => return Ok(None),
     };
     Schema::from_yaml(&text)
         .map(|s| Some(Arc::new(s)))
         .map_err(|e| malformed(format!("the schema must be valid: {e}")))
+}
+
+/// `out` with `key: fieldsV1` of `set`, or `keyError` when the set has no fieldsV1 form (a
+/// NaN or infinite value in a path element).
+fn set_result(mut out: Json, key: &str, set: &smd_fieldpath::Set) -> Json {
+    match set.to_fields_v1() {
+        Ok(bytes) => out[key] = Json::String(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) => out[format!("{key}Error")] = canonical::error(&e),
+    }
+    out
 }
 
 /// Types a value spec as the case says.
@@ -75,7 +90,7 @@ fn typed_value(
 }
 
 pub(crate) fn run(op: &str, case: &Json) -> Outcome {
-    let schema = schema_of(case, "schema")?;
+    let schema = schema_of(case, "schema", "schemaFile")?;
     let object = match typed_value(case, &schema, inputs::field(case, "object")?)? {
         Ok(tv) => tv,
         Err(e) => return Ok(error_result(&e)),
@@ -86,7 +101,7 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
     match op {
         "validate" => Ok(json!({ "valid": true })),
         "toFieldSet" => match object.to_field_set() {
-            Ok(set) => Ok(json!({ "set": fields_v1(&set)? })),
+            Ok(set) => Ok(set_result(json!({}), "set", &set)),
             Err(e) => Ok(error_result(&e.to_string())),
         },
         "compare" => {
@@ -95,13 +110,12 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
                 Err(e) => return Ok(error_result(&e)),
             };
             match object.compare(&rhs) {
-                Ok(c) => Ok(json!({
-                    "added": fields_v1(&c.added)?,
-                    "modified": fields_v1(&c.modified)?,
-                    "removed": fields_v1(&c.removed)?,
-                    "isSame": c.is_same(),
-                    "string": c.to_string(),
-                })),
+                Ok(c) => {
+                    let out = json!({ "isSame": c.is_same(), "string": c.to_string() });
+                    let out = set_result(out, "added", &c.added);
+                    let out = set_result(out, "modified", &c.modified);
+                    Ok(set_result(out, "removed", &c.removed))
+                }
                 Err(e) => Ok(error_result(&e.to_string())),
             }
         }
@@ -126,17 +140,25 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
         }
         "reconcile" => {
             let set = set_field(case, "set")?;
-            let Some(new_schema) = schema_of(case, "newSchema")? else {
-                return Err(malformed("reconcile needs newSchema".into()));
+            let target = match schema_of(case, "newSchema", "newSchemaFile")? {
+                None => object,
+                Some(new_schema) => {
+                    let name = inputs::str_field(case, "type")?;
+                    let allow = case.get("allowDuplicates").and_then(Json::as_bool) == Some(true);
+                    let retyped = TypedValue::new(
+                        object.into_value(),
+                        new_schema.clone(),
+                        new_schema.type_ref(name),
+                        allow,
+                    );
+                    match retyped {
+                        Ok(tv) => tv,
+                        Err(e) => return Ok(error_result(&e.to_string())),
+                    }
+                }
             };
-            let name = inputs::str_field(case, "type")?;
-            let retyped = TypedValue::new_unvalidated(
-                object.into_value(),
-                new_schema.clone(),
-                new_schema.type_ref(name),
-            );
-            match typed::reconcile_field_set_with_schema(&set, &retyped) {
-                Ok(Some(set)) => Ok(json!({ "set": fields_v1(&set)? })),
+            match typed::reconcile_field_set_with_schema(&set, &target) {
+                Ok(Some(set)) => Ok(set_result(json!({}), "set", &set)),
                 Ok(None) => Ok(json!({ "unchanged": true })),
                 Err(e) => Ok(error_result(&e.to_string())),
             }

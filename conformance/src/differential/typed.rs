@@ -553,13 +553,20 @@ mod tests {
                     result.get("smdPanic").is_none() && result.get("smdMalformed").is_none(),
                     "{case}\n{result}"
                 );
-                let key = if result.get("error").is_some() { "error" } else { "ok" };
+                let key = if result.get("error").is_some() {
+                    "error"
+                } else {
+                    "ok"
+                };
                 *answered.entry((op, key)).or_insert(0) += 1;
             }
         }
         // Most cases type their objects; some are meant to fail.
         for op in ["toFieldSet", "compare", "merge"] {
-            assert!(answered.get(&(op, "ok")).copied().unwrap_or(0) > 150, "{answered:?}");
+            assert!(
+                answered.get(&(op, "ok")).copied().unwrap_or(0) > 150,
+                "{answered:?}"
+            );
         }
     }
 }
