@@ -1,12 +1,17 @@
-//! `schema/parse-<file>`: reading an upstream SMD schema (`internal/testdata` of
-//! structured-merge-diff v6.4.2, from the Go module cache) with [`Schema::from_yaml`]: YAML,
-//! validation against the schema of schemas, the model. `schema/yaml-<file>`: the YAML reading
-//! alone, the floor of that work. The Go twins are `BenchmarkSchemaParse/parse-<file>`
-//! (`typed.NewParser`) and `/yaml-<file>` (`yaml.Unmarshal` into `interface{}`) in
-//! `go/schema_test.go`.
+//! `schema/*`: reading and converting schemas, the same work per iteration as the Go twins
+//! `BenchmarkSchemaParse` (`go/schema_test.go`) and `BenchmarkSchemaConvert`
+//! (`go/convert_test.go`); see [`smd_benches::schema::SchemaData::visit_ops`].
 //!
-//! The files are not copied into the repository; without the module cache (`go mod download`
-//! in `benches/go`) the benchmark says so and measures nothing.
+//! * `schema/parse-<file>`, `schema/yaml-<file>`: an upstream SMD schema (`internal/testdata`
+//!   of structured-merge-diff v6.4.2) read with [`smd_schema::Schema::from_yaml`], and its YAML
+//!   alone, the floor of that work;
+//! * `schema/convert-v2`: the Kubernetes 1.37 OpenAPI v2 spec (`api/openapi-spec/swagger.json`
+//!   of `k8s.io/kubernetes` v1.37.2) converted to an SMD schema from a document read beforehand;
+//!   `schema/read-convert-v2`: read from its bytes and converted.
+//!
+//! The inputs come from the Go module cache (`go mod download`); without Go or the network the
+//! benchmark says which are missing and measures the rest. `benches/compare --suite schema`
+//! runs both sides.
 
 #![allow(
     clippy::expect_used,
@@ -14,60 +19,29 @@
     reason = "a benchmark binary: bad data must stop it loudly"
 )]
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use smd_schema::Schema;
-use std::path::PathBuf;
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use smd_benches::OpVisitor;
+use smd_benches::schema::SchemaData;
 use std::time::Duration;
 
-/// The upstream schemas measured: the plain one and the one with an override on every reference.
-const FILES: [&str; 2] = ["k8s-schema.yaml", "k8s-schema-100pct-fieldoverride.yaml"];
+struct Timer<'a, 'b> {
+    group: &'a mut BenchmarkGroup<'b, WallTime>,
+}
 
-const MODULE: &str = "sigs.k8s.io/structured-merge-diff/v6@v6.4.2";
-
-fn module_cache() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = set("GOMODCACHE") {
-        return Some(dir.into());
+impl OpVisitor for Timer<'_, '_> {
+    fn op<R>(&mut self, name: &str, mut work: impl FnMut(usize) -> R) {
+        self.group.bench_function(name, |b| b.iter(|| work(0)));
     }
-    if let Some(path) = set("GOPATH") {
-        return std::env::split_paths(&path)
-            .next()
-            .map(|p| p.join("pkg/mod"));
-    }
-    let out = std::process::Command::new("go")
-        .args(["env", "GOMODCACHE"])
-        .output()
-        .ok()?;
-    let dir = String::from_utf8(out.stdout).ok()?;
-    Some(PathBuf::from(dir.trim()))
 }
 
 fn schema(c: &mut Criterion) {
-    let Some(cache) = module_cache() else {
-        eprintln!(
-            "schema benchmarks skipped: no Go module cache (run `go mod download` in benches/go)"
-        );
-        return;
-    };
-    let mut group = c.benchmark_group("schema");
-    for file in FILES {
-        let path = cache.join(MODULE).join("internal/testdata").join(file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!(
-                "schema/parse-{file} skipped: cannot read {}",
-                path.display()
-            );
-            continue;
-        };
-        Schema::from_yaml(&text).expect("the upstream schema reads");
-        let name = file.trim_end_matches(".yaml");
-        group.bench_function(format!("parse-{name}"), |b| {
-            b.iter(|| Schema::from_yaml(&text))
-        });
-        group.bench_function(format!("yaml-{name}"), |b| {
-            b.iter(|| smd_fieldpath::yaml::from_str(&text))
-        });
+    let data = SchemaData::load().unwrap_or_else(|e| panic!("schema benchmark inputs: {e}"));
+    for why in &data.missing {
+        eprintln!("skipped: {why}");
     }
+    let mut group = c.benchmark_group("schema");
+    data.visit_ops(&mut Timer { group: &mut group });
     group.finish();
 }
 

@@ -5,6 +5,10 @@
 //! The operands are the files `go/cmd/gendata` wrote under `data/fieldset/<size>/`:
 //! `NN.json` (operand sets, fieldsV1), `insert.jsonl` and `has.jsonl` (one one-path fieldsV1
 //! object per line, in generation order).
+//!
+//! The `schema/*` benchmarks' inputs and work are in [`schema`].
+
+pub mod schema;
 
 use smd_fieldpath::{Path, Set};
 use std::fs;

@@ -1,6 +1,6 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml,
-//! openapi), one file per input, named by a hash of its bytes so reruns are idempotent.
+//! openapi, crd), one file per input, named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -74,9 +74,11 @@ fn seeds(case: &Json) -> Vec<(&'static str, Vec<u8>)> {
         ("pathElement", "parse", Some(bytes)) => out.push(("path_element", bytes)),
         ("value", "parseYAML", Some(bytes)) => out.push(("yaml", bytes)),
         ("value", "parseJSON", Some(bytes)) => out.push(("json", bytes)),
-        // Every schema case's input is SMD schema YAML, every openapi case's a document.
+        // Every schema case's input is SMD schema YAML, every openapi case's a document,
+        // every crd case's a stream of CRDs.
         ("schema", _, Some(bytes)) => out.push(("schema_yaml", bytes)),
         ("openapi", _, Some(bytes)) => out.push(("openapi", bytes)),
+        ("crd", _, Some(bytes)) => out.push(("crd", bytes)),
         _ => {}
     }
     for name in ["a", "b", "set", "exclude"] {
