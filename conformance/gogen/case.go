@@ -24,6 +24,7 @@ var kinds = map[string]decoder{
 	"pathElement": decodePathElementOp,
 	"path":        decodePathOp,
 	"fieldset":    decodeFieldsetOp,
+	"updater":     decodeUpdaterOp,
 	"schema":      decodeSchemaOp,
 	"openapi":     decodeOpenAPIOp,
 	"crd":         decodeCRDOp,
@@ -61,7 +62,7 @@ func decodeCase(where string, raw any, needName bool) (string, func() (any, erro
 	}
 	dec, ok := kinds[kind]
 	if !ok {
-		return name, nil, genErrorf("%s: unknown kind %q (value, pathElement, path, fieldset, schema, openapi, crd or typed)", c.where, kind)
+		return name, nil, genErrorf("%s: unknown kind %q (one of %s)", c.where, kind, strings.Join(sortedKeys(kinds), ", "))
 	}
 	run, err := dec(op, c)
 	if err != nil {

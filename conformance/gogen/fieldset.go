@@ -225,57 +225,18 @@ func decodeFieldsetFilter(c *spec) (func() (any, error), error) {
 	if err != nil {
 		return nil, err
 	}
-	excludeText, hasExclude, err := c.optStr("exclude")
+	fs, err := decodeFilterSpec(c)
 	if err != nil {
 		return nil, err
-	}
-	rawInclude, hasInclude := c.get("include")
-	if hasExclude == hasInclude {
-		return nil, genErrorf("%s: a filter has exactly one of \"exclude\" and \"include\"", c.where)
-	}
-	var patterns [][]string
-	if hasInclude {
-		l, err := asList(c.at("include"), rawInclude)
-		if err != nil {
-			return nil, err
-		}
-		patterns = make([][]string, len(l))
-		for i, e := range l {
-			if patterns[i], err = asStringList(peWhere(c.at("include"), i), e); err != nil {
-				return nil, err
-			}
-		}
 	}
 	return func() (any, error) {
 		set, err := parseSet([]byte(setText))
 		if err != nil {
 			return failed(err)
 		}
-		var filter fieldpath.Filter
-		if hasExclude {
-			exclude, err := parseSet([]byte(excludeText))
-			if err != nil {
-				return failed(err)
-			}
-			filter = fieldpath.NewExcludeSetFilter(exclude)
-		} else {
-			matchers := make([]*fieldpath.SetMatcher, len(patterns))
-			for i, pattern := range patterns {
-				parts := make([]any, len(pattern))
-				for j, text := range pattern {
-					if text == "*" {
-						parts[j] = fieldpath.MatchAnyPathElement()
-						continue
-					}
-					pe, err := fieldpath.DeserializePathElement(text)
-					if err != nil {
-						return failed(err)
-					}
-					parts[j] = pe
-				}
-				matchers[i] = fieldpath.MakePrefixMatcherOrDie(parts...)
-			}
-			filter = fieldpath.NewIncludeMatcherFilter(matchers...)
+		filter, err := fs.build()
+		if err != nil {
+			return failed(err)
 		}
 		text, err := toJSON(filter.Filter(set))
 		if err != nil {
@@ -283,6 +244,70 @@ func decodeFieldsetFilter(c *spec) (func() (any, error), error) {
 		}
 		return jObject{"result": text}, nil
 	}, nil
+}
+
+// filterSpec is a fieldpath.Filter as scenarios write it: `exclude: SET`
+// (NewExcludeSetFilter) or `include: [[pattern...]...]`
+// (NewIncludeMatcherFilter of MakePrefixMatcherOrDie, "*" being
+// MatchAnyPathElement).
+type filterSpec struct {
+	exclude  *string
+	patterns [][]string
+}
+
+// decodeFilterSpec reads exactly one of `exclude` and `include` from c.
+func decodeFilterSpec(c *spec) (filterSpec, error) {
+	excludeText, hasExclude, err := c.optStr("exclude")
+	if err != nil {
+		return filterSpec{}, err
+	}
+	rawInclude, hasInclude := c.get("include")
+	if hasExclude == hasInclude {
+		return filterSpec{}, genErrorf("%s: a filter has exactly one of \"exclude\" and \"include\"", c.where)
+	}
+	if hasExclude {
+		return filterSpec{exclude: &excludeText}, nil
+	}
+	l, err := asList(c.at("include"), rawInclude)
+	if err != nil {
+		return filterSpec{}, err
+	}
+	patterns := make([][]string, len(l))
+	for i, e := range l {
+		if patterns[i], err = asStringList(peWhere(c.at("include"), i), e); err != nil {
+			return filterSpec{}, err
+		}
+	}
+	return filterSpec{patterns: patterns}, nil
+}
+
+// build makes the filter; a library error (a bad set or path element) is
+// returned as is.
+func (fs filterSpec) build() (fieldpath.Filter, error) {
+	if fs.exclude != nil {
+		exclude, err := parseSet([]byte(*fs.exclude))
+		if err != nil {
+			return nil, err
+		}
+		return fieldpath.NewExcludeSetFilter(exclude), nil
+	}
+	matchers := make([]*fieldpath.SetMatcher, len(fs.patterns))
+	for i, pattern := range fs.patterns {
+		parts := make([]any, len(pattern))
+		for j, text := range pattern {
+			if text == "*" {
+				parts[j] = fieldpath.MatchAnyPathElement()
+				continue
+			}
+			pe, err := fieldpath.DeserializePathElement(text)
+			if err != nil {
+				return nil, err
+			}
+			parts[j] = pe
+		}
+		matchers[i] = fieldpath.MakePrefixMatcherOrDie(parts...)
+	}
+	return fieldpath.NewIncludeMatcherFilter(matchers...), nil
 }
 
 // managerSpec is {apiVersion, applied, fieldsV1}; applied defaults to false.
