@@ -465,7 +465,7 @@ func (uc *updaterCase) run() (any, error) {
 		for _, version := range sortedKeys(uc.ignoredFields) {
 			set, err := parseSet([]byte(uc.ignoredFields[version]))
 			if err != nil {
-				return failed(err)
+				return typedFailed(err)
 			}
 			builder.IgnoredFields[fieldpath.APIVersion(version)] = set
 		}
@@ -475,7 +475,7 @@ func (uc *updaterCase) run() (any, error) {
 		for _, version := range sortedKeys(uc.ignoreFilter) {
 			filter, err := uc.ignoreFilter[version].build()
 			if err != nil {
-				return failed(err)
+				return typedFailed(err)
 			}
 			builder.IgnoreFilter[fieldpath.APIVersion(version)] = filter
 		}
@@ -484,18 +484,18 @@ func (uc *updaterCase) run() (any, error) {
 	if uc.managers != nil {
 		mf, err := buildManagers(uc.managers)
 		if err != nil {
-			return failed(err)
+			return typedFailed(err)
 		}
 		st.managers = mf
 	}
 	if uc.live != nil {
 		v, err := uc.live.object.build()
 		if err != nil {
-			return failed(err)
+			return typedFailed(err)
 		}
 		pt := st.typeFor(uc.live.apiVersion)
 		if st.live, err = typed.AsTyped(v, pt.Schema, pt.TypeRef, typed.AllowDuplicates); err != nil {
-			return failed(err)
+			return typedFailed(err)
 		}
 	}
 	steps := []any{}
@@ -537,7 +537,7 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 			// The fixture's ChangeParser: re-type live with the new schema.
 			retyped, err := typed.AsTyped(st.live.AsValue(), &p.Schema, st.live.TypeRef())
 			if err != nil {
-				return failed(err)
+				return typedFailed(err)
 			}
 			st.live = retyped
 		}
@@ -547,7 +547,7 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 	version := fieldpath.APIVersion(step.apiVersion)
 	v, err := step.object.build()
 	if err != nil {
-		return failed(err)
+		return typedFailed(err)
 	}
 	pt := st.typeFor(step.apiVersion)
 	var opts []typed.ValidationOptions
@@ -556,16 +556,16 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 	}
 	obj, err := typed.AsTyped(v, pt.Schema, pt.TypeRef, opts...)
 	if err != nil {
-		return failed(err)
+		return typedFailed(err)
 	}
 	live := st.live
 	if live == nil { // the fixture's checkInit
 		if live, err = pt.FromUnstructured(nil); err != nil {
-			return failed(fmt.Errorf("failed to create new empty object: %v", err))
+			return typedFailed(fmt.Errorf("failed to create new empty object: %v", err))
 		}
 	}
 	if live, err = updater.Converter.Convert(live, version); err != nil {
-		return failed(err)
+		return typedFailed(err)
 	}
 	var out *typed.TypedValue
 	var managers fieldpath.ManagedFields
@@ -583,7 +583,7 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 		if errors.As(err, &conflicts) {
 			return conflictsResult(conflicts, err), nil
 		}
-		return failed(err)
+		return typedFailed(err)
 	}
 	st.live, st.managers = out, managers
 	object, err := canonicalValue(st.live.AsValue().Unstructured())
@@ -592,7 +592,7 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 	}
 	mf, err := managersResult(st.managers)
 	if err != nil {
-		return failed(err)
+		return typedFailed(err)
 	}
 	return jObject{"object": object, "noop": noop, "managers": mf}, nil
 }

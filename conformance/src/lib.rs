@@ -16,6 +16,7 @@ pub mod openapi_ops;
 mod scenario;
 mod schema_ops;
 mod typed_ops;
+mod updater_ops;
 mod value_ops;
 
 pub use compare::compare;
@@ -46,6 +47,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "openapi" => openapi_ops::run(op, case),
         "crd" => crd_ops::run(op, case),
         "typed" => typed_ops::run(op, case),
+        "updater" => updater_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {
@@ -81,6 +83,16 @@ pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
     ("value/json.yaml", "invalid-utf8-in-key", NOT_UTF8),
     ("value/json.yaml", "utf8-encoded-surrogate", NOT_UTF8),
     ("typed/fieldset.yaml", "plain-list", UNNAMED_ITEMS),
+    (
+        "updater/ignore.yaml",
+        "ignore-filter-and-ignored-fields-both-set",
+        BOTH_IGNORES,
+    ),
+    (
+        "updater/ignore.yaml",
+        "ignore-both-empty-maps-still-refused",
+        BOTH_IGNORES,
+    ),
     ("typed/fieldset.yaml", "plain-list-in-item", UNNAMED_ITEMS),
     (
         "schema/validation.yaml",
@@ -101,6 +113,12 @@ const UNNAMED_ITEMS: &str = "Go's ToFieldSet names the items of a list without a
     be written (`invalid PathElement`); smd's path elements cannot be empty, so its ToFieldSet \
     fails at once with the reason (`element 0: invalid indexing of non-associative list`). \
     Both refuse such a set; Compare and Merge refuse such lists in both.";
+
+/// Why smd cannot give Go's answer when both ways of ignoring fields are configured.
+const BOTH_IGNORES: &str = "Go's Updater holds IgnoredFields and IgnoreFilter side by side and \
+    refuses every call when both are set (`IgnoreFilter and IgnoreFilter may not both be set`); \
+    smd's `merge::Ignore` is one or the other, so the configuration cannot be built at all (the \
+    runner takes the ignored fields).";
 
 /// Why smd knowingly differs from Go on YAML map keys that are not strings in a schema.
 const NON_STRING_KEYS: &str = "yaml.v2 keeps map keys that are not strings (`1:`, `y:`, `~:`) \

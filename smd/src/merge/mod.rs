@@ -80,7 +80,8 @@ pub enum Ignore {
     /// Nothing is ignored.
     #[default]
     Nothing,
-    /// These fields and everything below them.
+    /// These fields and everything below them. Every version an apply or update uses needs
+    /// an entry (an empty set ignores nothing); a missing one fails the call.
     Fields(HashMap<String, Set>),
     /// What these filters take out.
     Filters(HashMap<String, Box<dyn Filter + Send + Sync>>),
@@ -118,17 +119,27 @@ impl Ignore {
         c
     }
 
-    fn set(&self, set: Set, version: &str) -> Set {
+    /// The part of an applier's or updater's new set that it owns. Ignored fields without
+    /// an entry for `version` are refused: Go dereferences the missing set and panics.
+    fn set(&self, set: Set, version: &str) -> Result<Set, Error> {
         match self {
-            Ignore::Nothing => set,
+            Ignore::Nothing => Ok(set),
             Ignore::Fields(sets) => match sets.get(version) {
-                Some(excluded) => ExcludeFilter::new(excluded.clone()).filter(&set),
-                None => set,
+                Some(excluded) => Ok(ExcludeFilter::new(excluded.clone()).filter(&set)),
+                None => Err(Error::Failed(format!(
+                    "no ignored fields are configured for version {version:?} (fields are \
+                     ignored for {})",
+                    {
+                        let mut v: Vec<&String> = sets.keys().collect();
+                        v.sort();
+                        format!("{v:?}")
+                    }
+                ))),
             },
-            Ignore::Filters(filters) => match filters.get(version) {
+            Ignore::Filters(filters) => Ok(match filters.get(version) {
                 Some(filter) => filter.filter(&set),
                 None => set,
-            },
+            }),
         }
     }
 }
@@ -203,7 +214,7 @@ impl<C: Converter> Updater<C> {
             .difference(&compare.removed)
             .union(&compare.modified)
             .union(&compare.added);
-        let set = self.ignore.set(set, version);
+        let set = self.ignore.set(set, version)?;
         if set.is_empty() {
             managers.remove(manager);
         } else {
@@ -233,7 +244,7 @@ impl<C: Converter> Updater<C> {
         let set = config
             .to_field_set()
             .map_err(|e| failed("failed to get field set", e))?;
-        let set = self.ignore.set(set, version);
+        let set = self.ignore.set(set, version)?;
         managers.insert(manager, VersionedSet::new(set, version, true));
         let merged = self
             .prune(merged, &managers, manager, last.as_ref())
