@@ -123,6 +123,11 @@ pub const GENERATORS: &[Generator] = &[
         weight: 6,
         make: |rng| super::typed::typed_case(rng, "extractItems"),
     },
+    Generator {
+        name: "updater.sequence",
+        weight: 30,
+        make: super::typed::updater_case,
+    },
 ];
 
 fn spelling(rng: &mut Rng, canonical_percent: usize) -> Spelling {

@@ -529,6 +529,75 @@ pub fn typed_case(rng: &mut Rng, op: &str) -> Json {
     case
 }
 
+/// A case of kind `updater`: a sequence of applies, forced applies and updates by 2–4
+/// managers at 1–3 versions (one type for every version; now and then with the converter
+/// that drops versions), on one random schema. Later objects are mostly changed copies of
+/// earlier ones, so that managers meet on the same fields.
+pub fn updater_case(rng: &mut Rng) -> Json {
+    let schema = gen_schema(rng);
+    let managers: Vec<&str> = {
+        let mut all = vec!["m1", "m2", "m3", "ctl"];
+        rng.shuffle(&mut all);
+        all.truncate(rng.range(2, 4));
+        all
+    };
+    let versions: Vec<&str> = ["v1", "v2", "v3"][..rng.range(1, 3)].to_vec();
+    let accepted = versions.len() > 1 && rng.percent(15);
+    let mut steps = Vec::new();
+    let mut objects: Vec<Value> = Vec::new();
+    for _ in 0..rng.range(2, 7) {
+        if accepted && rng.percent(10) {
+            let mut keep: Vec<&str> = versions
+                .iter()
+                .copied()
+                .filter(|_| rng.percent(70))
+                .collect();
+            if keep.is_empty() {
+                keep.push(versions[0]);
+            }
+            steps.push(json!({ "op": "setAccepted", "accepted": keep }));
+            continue;
+        }
+        let object = match objects.last() {
+            Some(previous) if rng.percent(70) => {
+                let base = if rng.percent(50) {
+                    previous.clone()
+                } else {
+                    rng.pick(&objects)
+                };
+                mutate(rng, &schema.root, &base, 1)
+            }
+            _ => gen_object(rng, &schema.root, 1),
+        };
+        objects.push(object.clone());
+        let op = rng.weighted(&[55, 12, 33]);
+        let mut step = json!({
+            "op": if op == 2 { "update" } else { "apply" },
+            "manager": rng.pick(&managers),
+            "apiVersion": rng.pick(&versions),
+            "object": spec(&object),
+        });
+        if op == 1 {
+            step["force"] = json!(true);
+        }
+        steps.push(step);
+    }
+    let mut case = json!({
+        "kind": "updater",
+        "op": "sequence",
+        "schema": schema.text,
+        "type": "root",
+        "steps": steps,
+    });
+    if accepted {
+        case["converter"] = json!({ "accepted": versions });
+    }
+    if rng.percent(10) {
+        case["returnInputOnNoop"] = json!(true);
+    }
+    case
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -560,6 +629,14 @@ mod tests {
                 };
                 *answered.entry((op, key)).or_insert(0) += 1;
             }
+        }
+        for i in 0..300 {
+            let case = updater_case(&mut Rng::for_case(12, i));
+            let result = smd_result(&case);
+            assert!(
+                result.get("smdPanic").is_none() && result.get("smdMalformed").is_none(),
+                "{case}\n{result}"
+            );
         }
         // Most cases type their objects; some are meant to fail.
         for op in ["toFieldSet", "compare", "merge"] {
