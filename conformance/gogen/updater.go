@@ -38,6 +38,7 @@ type updaterCase struct {
 	converter         string // "identity", "renaming", "accepted"
 	accepted          []string
 	returnInputOnNoop bool
+	omitObjects       bool                  // `objects: false`: step results leave the object out
 	ignoredFields     map[string]string     // nil when absent
 	ignoreFilter      map[string]filterSpec // nil when absent
 	live              *liveSpec
@@ -211,6 +212,13 @@ func decodeUpdaterCase(c *spec) (*updaterCase, error) {
 			}
 			uc.converter = "accepted"
 		}
+	}
+	if _, has := c.get("objects"); has {
+		objects, err := c.optBool("objects")
+		if err != nil {
+			return nil, err
+		}
+		uc.omitObjects = !objects
 	}
 	if uc.returnInputOnNoop, err = c.optBool("returnInputOnNoop"); err != nil {
 		return nil, err
@@ -593,6 +601,9 @@ func (st *updaterState) step(updater *merge.Updater, step updaterStep) (any, err
 	mf, err := managersResult(st.managers)
 	if err != nil {
 		return typedFailed(err)
+	}
+	if st.c.omitObjects {
+		return jObject{"noop": noop, "managers": mf}, nil
 	}
 	return jObject{"object": object, "noop": noop, "managers": mf}, nil
 }

@@ -221,7 +221,9 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
         .with_ignore(ignore(case)?)
         .with_return_input_on_noop(return_input);
 
+    let objects = case.get("objects").and_then(Json::as_bool) != Some(false);
     let mut state = State {
+        objects,
         live: None,
         managers: match case.get("managers") {
             Some(spec) => managers(spec)?,
@@ -244,6 +246,8 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
 }
 
 struct State {
+    /// Whether step results hold the object.
+    objects: bool,
     live: Option<TypedValue>,
     managers: ManagedFields,
 }
@@ -322,11 +326,13 @@ fn run_step(
             match outcome {
                 Ok((new, managers, noop)) => {
                     let new_live = new.unwrap_or(live);
-                    let result = json!({
-                        "object": canonical::value(new_live.value()),
+                    let mut result = json!({
                         "noop": noop,
                         "managers": managers_json(&managers)?,
                     });
+                    if state.objects {
+                        result["object"] = canonical::value(new_live.value());
+                    }
                     state.live = Some(new_live);
                     state.managers = managers;
                     Ok(result)
