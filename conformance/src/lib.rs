@@ -16,7 +16,7 @@ pub mod openapi_ops;
 mod scenario;
 mod schema_ops;
 mod typed_ops;
-mod updater_ops;
+pub mod updater_ops;
 mod value_ops;
 
 pub use compare::compare;

@@ -356,3 +356,150 @@ fn run_step(
         other => Err(malformed(format!("unknown step op {other:?}"))),
     }
 }
+
+/// The invariants the `updater` fuzz target checks on smd, checked on a result (Go's, in the
+/// differential mode): each one, broken, is a line. For every step that succeeded: no manager
+/// is left with an empty set; every fieldsV1 reads back and writes to the same bytes; after an
+/// apply, the applier owns exactly the field set of its configuration (typed as the step
+/// typed it), as an applier (`applied: true`). For every refused apply: at least one
+/// conflict, none with the applier itself.
+pub fn invariant_violations(case: &Json, result: &Json) -> Vec<String> {
+    let mut broken = Vec::new();
+    let (Some(steps), Some(results)) = (
+        case.get("steps").and_then(Json::as_array),
+        result.get("steps").and_then(Json::as_array),
+    ) else {
+        return broken;
+    };
+    let Ok(schema) = schema_of(case, "schema", "schemaFile") else {
+        return broken;
+    };
+    let typing = Typing {
+        schema,
+        same_type: case.get("type").and_then(Json::as_str).map(str::to_owned),
+        types: None,
+        accepted: Vec::new(),
+    };
+    if case.get("types").is_some()
+        || case.get("ignoredFields").is_some()
+        || case.get("ignoreFilter").is_some()
+    {
+        // Types per version and ignored fields change what an applier owns: not checked.
+        return broken;
+    }
+    for (i, (step, out)) in steps.iter().zip(results).enumerate() {
+        let op = step.get("op").and_then(Json::as_str).unwrap_or_default();
+        let manager = step
+            .get("manager")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        if op == "changeSchema" {
+            // The rest of the sequence is typed by another schema: stop checking.
+            break;
+        }
+        if let Some(conflicts) = out.get("conflicts").and_then(Json::as_array) {
+            if conflicts.is_empty() {
+                broken.push(format!("step {i}: a refused apply names no conflict"));
+            }
+            if conflicts
+                .iter()
+                .any(|c| c.get("manager").and_then(Json::as_str) == Some(manager))
+            {
+                broken.push(format!("step {i}: {manager} conflicts with itself"));
+            }
+            continue;
+        }
+        let Some(managers) = out.get("managers").and_then(Json::as_object) else {
+            continue;
+        };
+        for (name, entry) in managers {
+            let text = entry
+                .get("fieldsV1")
+                .and_then(Json::as_str)
+                .unwrap_or_default();
+            match smd::fieldpath::Set::from_fields_v1(text.as_bytes()) {
+                Ok(set) if set.is_empty() => {
+                    broken.push(format!("step {i}: {name} is left with an empty set"))
+                }
+                Ok(set) => {
+                    let again = set
+                        .to_fields_v1()
+                        .map(|b| String::from_utf8_lossy(&b).into_owned());
+                    if again.as_deref() != Ok(text) {
+                        broken.push(format!("step {i}: {name}'s fieldsV1 does not round-trip"));
+                    }
+                }
+                Err(e) => broken.push(format!("step {i}: {name}'s fieldsV1 does not read: {e}")),
+            }
+        }
+        if op != "apply" {
+            continue;
+        }
+        let version = step
+            .get("apiVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        let Some(Ok(value)) = step.get("object").map(object) else {
+            continue;
+        };
+        let Ok(config) = typing.type_value(value, version, false) else {
+            continue;
+        };
+        let Ok(own) = config.to_field_set() else {
+            continue;
+        };
+        match managers.get(manager) {
+            None if own.is_empty() => {}
+            None => broken.push(format!("step {i}: the applier {manager} owns nothing")),
+            Some(entry) => {
+                if entry.get("applied").and_then(Json::as_bool) != Some(true) {
+                    broken.push(format!(
+                        "step {i}: the applier {manager} is not marked applied"
+                    ));
+                }
+                let text = entry
+                    .get("fieldsV1")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default();
+                let expected = own
+                    .to_fields_v1()
+                    .map(|b| String::from_utf8_lossy(&b).into_owned());
+                if expected.as_deref() != Ok(text) {
+                    broken.push(format!(
+                        "step {i}: the applier {manager} owns {text}, not its configuration's set {expected:?}"
+                    ));
+                }
+            }
+        }
+    }
+    broken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invariants_catch_what_they_state() {
+        let case = json!({
+            "kind": "updater", "op": "sequence",
+            "steps": [
+                {"op": "apply", "manager": "a", "apiVersion": "v1", "object": {"yaml": "{x: 1}"}},
+                {"op": "apply", "manager": "b", "apiVersion": "v1", "object": {"yaml": "{x: 2}"}},
+            ],
+        });
+        let good = json!({"steps": [
+            {"noop": false, "managers": {"a": {"apiVersion": "v1", "applied": true, "fieldsV1": "{\"f:x\":{}}"}}},
+            {"conflicts": [{"manager": "a", "path": ".x"}], "message": "conflict with \"a\": .x"},
+        ]});
+        assert_eq!(invariant_violations(&case, &good), Vec::<String>::new());
+        let bad = json!({"steps": [
+            {"noop": false, "managers": {
+                "a": {"apiVersion": "v1", "applied": false, "fieldsV1": "{\"f:y\":{}}"},
+                "c": {"apiVersion": "v1", "applied": false, "fieldsV1": "{}"}}},
+            {"conflicts": [{"manager": "b", "path": ".x"}], "message": ""},
+        ]});
+        let broken = invariant_violations(&case, &bad);
+        assert_eq!(broken.len(), 4, "{broken:#?}");
+    }
+}

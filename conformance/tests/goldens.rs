@@ -3,6 +3,7 @@
 //! result.
 
 use smd_conformance::openapi_ops::type_counts;
+use smd_conformance::updater_ops::invariant_violations;
 use smd_conformance::{
     KNOWN_DEVIATIONS, compare, load_golden, load_scenarios, run_case, skip_reason,
 };
@@ -38,6 +39,7 @@ fn every_scenario_matches_its_golden() {
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut deviations = 0;
+    let mut invariant_checks = 0;
     let mut skipped = Vec::new();
     let mut types: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for file in &files {
@@ -98,7 +100,17 @@ fn every_scenario_matches_its_golden() {
                             }
                         }
                     }
-                    compare(case, expected, &actual)
+                    let mut diffs = compare(case, expected, &actual);
+                    if case.get("kind").and_then(|k| k.as_str()) == Some("updater") {
+                        // The updater fuzz target's invariants hold in Go's answers too.
+                        invariant_checks += 1;
+                        for broken in invariant_violations(case, expected) {
+                            diffs.push(format!(
+                                "Go breaks an invariant of the fuzz target: {broken}"
+                            ));
+                        }
+                    }
+                    diffs
                 }
                 Err(malformed) => vec![format!("malformed case: {malformed}")],
             };
@@ -130,6 +142,9 @@ fn every_scenario_matches_its_golden() {
     for (group, (same, total)) in &types {
         println!("conformance: {group}: {same} of {total} types converted identically");
     }
+    println!(
+        "conformance: the updater fuzz target's invariants hold in Go's {invariant_checks} updater goldens"
+    );
     println!(
         "conformance: {passed} cases agree with Go, {deviations} known deviations, {} skipped, {} differ",
         skipped.len(),

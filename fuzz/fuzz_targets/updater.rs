@@ -1,7 +1,9 @@
 //! Apply, forced apply and update of objects built from the input, by three managers, under a
 //! fixed schema with every shape that matters (granular struct and map, keyed list with two
-//! keys and a default, set, atomic list, atomic map). After every operation these hold (they
-//! hold in Go too; the differential runs of kind `updater` replay such sequences on Go):
+//! keys and a default, set, atomic list, atomic map). After every operation these hold. They
+//! hold in Go too: the conformance runner checks them on Go's answers to every `updater`
+//! golden and every differential `updater.sequence` case
+//! (`smd_conformance::updater_ops::invariant_violations`).
 //!
 //! 1. nothing panics, and no manager is left with an empty set;
 //! 2. every manager's set written as fieldsV1 reads back to the same set;

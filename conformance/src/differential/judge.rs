@@ -39,7 +39,15 @@ pub fn judge(case: &Json, go: &Json, smd: &Json) -> Verdict {
     if let Some(reason) = go.get("generatorError") {
         return Verdict::Skipped(reason.as_str().unwrap_or_default().to_owned());
     }
-    let diffs = compare(case, go, smd);
+    let mut diffs = compare(case, go, smd);
+    if case.get("kind").and_then(Json::as_str) == Some("updater") {
+        // The invariants the fuzz target checks on smd must hold in Go's answers too.
+        for broken in crate::updater_ops::invariant_violations(case, go) {
+            diffs.push(format!(
+                "Go breaks an invariant of the updater fuzz target: {broken}"
+            ));
+        }
+    }
     if diffs.is_empty() {
         return Verdict::Agree;
     }
