@@ -24,6 +24,7 @@ pub use serde_impl::FROM_JSON_MAX_DEPTH;
 pub(crate) use text::{is_go_printable, write_go_float, write_go_quoted};
 
 use indexmap::IndexMap;
+use std::sync::Arc;
 
 /// A dynamic value, as Kubernetes objects are made of.
 #[derive(Debug, Clone, Default)]
@@ -155,10 +156,14 @@ impl Value {
 }
 
 /// A map of a [`Value`]: string keys in insertion order.
+///
+/// The entries are shared, copied on the first write: cloning a map is a reference count,
+/// which is what merging objects (a big atomic list kept from one side) and keeping several
+/// versions of an object cost; Go shares them alike (its values are references).
 #[derive(Debug, Clone, Default)]
 pub struct Map {
-    // Boxed so that a `Value` stays four words: lists of values are common, maps less so.
-    entries: Box<IndexMap<String, Value>>,
+    // Behind one pointer, so that a `Value` stays four words.
+    entries: Arc<IndexMap<String, Value>>,
 }
 
 impl Map {
@@ -170,7 +175,7 @@ impl Map {
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Self {
         Map {
-            entries: Box::new(IndexMap::with_capacity(n)),
+            entries: Arc::new(IndexMap::with_capacity(n)),
         }
     }
 
@@ -191,7 +196,7 @@ impl Map {
 
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries.get_mut(key)
+        Arc::make_mut(&mut self.entries).get_mut(key)
     }
 
     /// Whether `key` has a value.
@@ -202,12 +207,12 @@ impl Map {
     /// Sets `key` to `value`, returning the old value. A new key goes last; an existing key keeps
     /// its place.
     pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
-        self.entries.insert(key.into(), value)
+        Arc::make_mut(&mut self.entries).insert(key.into(), value)
     }
 
     /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.entries.shift_remove(key)
+        Arc::make_mut(&mut self.entries).shift_remove(key)
     }
 
     /// The entries in order.
@@ -217,7 +222,9 @@ impl Map {
 
     /// The entries in order, values mutably.
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (&str, &mut Value)> {
-        self.entries.iter_mut().map(|(k, v)| (k.as_str(), v))
+        Arc::make_mut(&mut self.entries)
+            .iter_mut()
+            .map(|(k, v)| (k.as_str(), v))
     }
 
     /// The keys in order.
@@ -232,14 +239,14 @@ impl Map {
 
     /// Sorts the entries by key, byte-wise.
     pub fn sort_keys(&mut self) {
-        self.entries.sort_keys();
+        Arc::make_mut(&mut self.entries).sort_keys();
     }
 }
 
 impl FromIterator<(String, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
         Map {
-            entries: Box::new(iter.into_iter().collect()),
+            entries: Arc::new(iter.into_iter().collect()),
         }
     }
 }
@@ -248,7 +255,7 @@ impl IntoIterator for Map {
     type Item = (String, Value);
     type IntoIter = indexmap::map::IntoIter<String, Value>;
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+        Arc::unwrap_or_clone(self.entries).into_iter()
     }
 }
 

@@ -136,9 +136,7 @@ impl PartialEq for Value {
             (String(a), String(b)) => a == b,
             (Bool(a), Bool(b)) => a == b,
             (List(a), List(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
-            (Map(a), Map(b)) => {
-                a.len() == b.len() && b.iter().all(|(k, y)| a.get(k).is_some_and(|x| x == y))
-            }
+            (Map(a), Map(b)) => a == b,
             (Null, Null) => true,
             _ => false,
         }
@@ -157,10 +155,25 @@ impl PartialOrd for Value {
 impl PartialEq for Map {
     /// Same keys with equal values ([`Value`]'s equality), in any order.
     fn eq(&self, other: &Map) -> bool {
-        self.len() == other.len()
-            && other
-                .iter()
-                .all(|(k, y)| self.get(k).is_some_and(|x| x == y))
+        if self.len() != other.len() {
+            return false;
+        }
+        // Maps that are equal usually list their keys in the same order (one came from the
+        // other): walk both in step, and look keys up only from the first difference in order.
+        for (i, ((ka, va), (kb, vb))) in self.iter().zip(other.iter()).enumerate() {
+            if ka != kb {
+                // Keys are unique and the first `i` matched pairwise: the rest of `other` must
+                // be found in `self`.
+                return other
+                    .iter()
+                    .skip(i)
+                    .all(|(k, y)| self.get(k).is_some_and(|x| x == y));
+            }
+            if va != vb {
+                return false;
+            }
+        }
+        true
     }
 }
 
