@@ -266,3 +266,71 @@ impl Set {
         out
     }
 }
+
+impl Set {
+    /// A node from its members and child nodes, in any order: members are sorted and
+    /// deduplicated, children sorted, and two children at one element united. Building a set
+    /// bottom-up this way costs a sort per node instead of a walk from the root per path.
+    ///
+    /// ```
+    /// use smd_fieldpath::{PathElement, Set};
+    /// let mut spec = Set::new();
+    /// spec.insert(&[PathElement::field("replicas")]);
+    /// let set = Set::from_parts(vec![PathElement::field("kind")], vec![(PathElement::field("spec"), spec)]);
+    /// assert!(set.has(&[PathElement::field("spec"), PathElement::field("replicas")]));
+    /// assert!(set.has(&[PathElement::field("kind")]));
+    /// ```
+    pub fn from_parts(mut members: Vec<PathElement>, mut children: Vec<(PathElement, Set)>) -> Set {
+        if members
+            .iter()
+            .chain(children.iter().map(|(e, _)| e))
+            .any(holds_nan)
+        {
+            // NaN compares equal to every number, so the order is not total: only inserting
+            // one by one, as Go does, places such elements where Go does.
+            let mut set = Set::new();
+            for m in &members {
+                set.insert_member(m);
+            }
+            for (element, child) in children {
+                let node = set.descend(&element);
+                *node = node.union(&child);
+            }
+            return set;
+        }
+        members.sort_by(|a, b| a.compare(b));
+        members.dedup_by(|a, b| a.compare(b) == Ordering::Equal);
+        children.sort_by(|a, b| a.0.compare(&b.0));
+        let mut merged: Vec<Child> = Vec::with_capacity(children.len());
+        for (element, set) in children {
+            match merged.last_mut() {
+                Some((last, existing)) if last.compare(&element) == Ordering::Equal => {
+                    *existing = Arc::new(existing.union(&set));
+                }
+                _ => merged.push((element, Arc::new(set))),
+            }
+        }
+        Set {
+            members,
+            children: merged,
+        }
+    }
+}
+
+/// Whether a path element holds a NaN float (as a value, or in a key).
+fn holds_nan(element: &PathElement) -> bool {
+    fn value(v: &crate::value::Value) -> bool {
+        use crate::value::Value;
+        match v {
+            Value::Float(f) => f.is_nan(),
+            Value::List(items) => items.iter().any(value),
+            Value::Map(m) => m.values().any(value),
+            _ => false,
+        }
+    }
+    match element {
+        PathElement::Value(v) => value(v),
+        PathElement::Key(key) => key.fields().iter().any(|f| value(&f.value)),
+        PathElement::Field(_) | PathElement::Index(_) => false,
+    }
+}

@@ -17,6 +17,7 @@ use super::MAX_DEPTH;
 use super::atom::{self, Deduced, Part};
 use super::element_set::Ordered;
 use super::error::{ValidationError, ValidationErrors};
+use super::set_builder::SetBuilder;
 
 /// The fields that change from one value to another.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,16 +75,24 @@ pub(crate) fn compare(
     tr: &TypeRef,
     lhs: &Value,
     rhs: &Value,
+    skip_equal: bool,
 ) -> Result<Comparison, ValidationErrors> {
     let mut w = Walker {
         schema,
+        skip_equal,
         path: Vec::new(),
-        out: Comparison::default(),
+        added: SetBuilder::new(),
+        modified: SetBuilder::new(),
+        removed: SetBuilder::new(),
         errors: Vec::new(),
     };
     w.node(tr, Some(lhs), Some(rhs));
     if w.errors.is_empty() {
-        Ok(w.out)
+        Ok(Comparison {
+            added: w.added.finish(),
+            modified: w.modified.finish(),
+            removed: w.removed.finish(),
+        })
     } else {
         Err(ValidationErrors(w.errors))
     }
@@ -91,8 +100,12 @@ pub(crate) fn compare(
 
 struct Walker<'s> {
     schema: &'s Schema,
+    /// Equal subtrees change nothing and hold no error (one side was checked): skip them.
+    skip_equal: bool,
     path: Vec<PathElement>,
-    out: Comparison,
+    added: SetBuilder,
+    modified: SetBuilder,
+    removed: SetBuilder,
     errors: Vec<ValidationError>,
 }
 
@@ -116,6 +129,9 @@ impl Walker<'_> {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return;
         }
+        if self.skip_equal && lhs.is_some() && lhs == rhs {
+            return;
+        }
         let Some(resolved) = self.schema.resolve(tr) else {
             self.error(atom::unresolved(tr));
             return;
@@ -134,10 +150,27 @@ impl Walker<'_> {
         };
         if !leaf {
             if lhs.is_none() {
-                self.out.added.insert(&self.path);
+                self.added.insert_here(self.path.last());
             } else if rhs.is_none() {
-                self.out.removed.insert(&self.path);
+                self.removed.insert_here(self.path.last());
             }
+        }
+    }
+
+    /// Down one level of the value (to `pe`), and of the three sets.
+    fn enter(&mut self, pe: PathElement) {
+        self.path.push(pe);
+        self.added.descend();
+        self.modified.descend();
+        self.removed.descend();
+    }
+
+    /// Back up one level.
+    fn leave(&mut self) {
+        if let Some(pe) = self.path.pop() {
+            self.added.ascend(&pe);
+            self.modified.ascend(&pe);
+            self.removed.ascend(&pe);
         }
     }
 
@@ -171,10 +204,11 @@ impl Walker<'_> {
     }
 
     fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
+        let here = self.path.last();
         match (lhs, rhs) {
-            (None, _) => self.out.added.insert(&self.path),
-            (_, None) => self.out.removed.insert(&self.path),
-            (Some(l), Some(r)) if l != r => self.out.modified.insert(&self.path),
+            (None, _) => self.added.insert_here(here),
+            (_, None) => self.removed.insert_here(here),
+            (Some(l), Some(r)) if l != r => self.modified.insert_here(here),
             _ => {}
         }
     }
@@ -245,14 +279,12 @@ impl Walker<'_> {
     }
 
     fn insert_item(&mut self, pe: PathElement, part: Part3) {
-        self.path.push(pe);
         let set = match part {
-            Part3::Added => &mut self.out.added,
-            Part3::Modified => &mut self.out.modified,
-            Part3::Removed => &mut self.out.removed,
+            Part3::Added => &mut self.added,
+            Part3::Modified => &mut self.modified,
+            Part3::Removed => &mut self.removed,
         };
-        set.insert(&self.path);
-        self.path.pop();
+        set.insert_below(&pe);
     }
 
     fn item(
@@ -262,9 +294,9 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
     ) {
-        self.path.push(pe);
+        self.enter(pe);
         self.node(list.element_type(), lhs, rhs);
-        self.path.pop();
+        self.leave();
     }
 
     fn map(&mut self, map: &MapView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
@@ -281,9 +313,9 @@ impl Walker<'_> {
         if let Some(l) = l {
             for (key, lv) in l.iter() {
                 let rv = r.and_then(|r| r.get(key));
-                self.path.push(PathElement::Field(Name::from(key)));
+                self.enter(PathElement::Field(Name::from(key)));
                 self.node(field_type(key), Some(lv), rv);
-                self.path.pop();
+                self.leave();
             }
         }
         if let Some(r) = r {
@@ -291,9 +323,9 @@ impl Walker<'_> {
                 if l.is_some_and(|l| l.contains_key(key)) {
                     continue;
                 }
-                self.path.push(PathElement::Field(Name::from(key)));
+                self.enter(PathElement::Field(Name::from(key)));
                 self.node(field_type(key), None, Some(rv));
-                self.path.pop();
+                self.leave();
             }
         }
         false

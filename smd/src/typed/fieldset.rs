@@ -15,6 +15,7 @@ use super::MAX_DEPTH;
 use super::atom::{self, Deduced, Part};
 use super::element_set::Ordered;
 use super::error::{ValidationError, ValidationErrors};
+use super::set_builder::SetBuilder;
 
 pub(crate) fn to_field_set(
     schema: &Schema,
@@ -24,12 +25,12 @@ pub(crate) fn to_field_set(
     let mut w = Walker {
         schema,
         path: Vec::new(),
-        set: Set::new(),
+        set: SetBuilder::new(),
         errors: Vec::new(),
     };
     w.node(tr, value);
     if w.errors.is_empty() {
-        Ok(w.set)
+        Ok(w.set.finish())
     } else {
         Err(ValidationErrors(w.errors))
     }
@@ -38,7 +39,7 @@ pub(crate) fn to_field_set(
 struct Walker<'s> {
     schema: &'s Schema,
     path: Vec<PathElement>,
-    set: Set,
+    set: SetBuilder,
     errors: Vec<ValidationError>,
 }
 
@@ -48,6 +49,13 @@ impl Walker<'_> {
             path: atom::path_text(&self.path),
             message,
         });
+    }
+
+    /// Back up one level of the value, and of the set.
+    fn leave(&mut self) {
+        if let Some(pe) = self.path.pop() {
+            self.set.ascend(&pe);
+        }
     }
 
     fn node(&mut self, tr: &TypeRef, value: &Value) {
@@ -61,7 +69,7 @@ impl Walker<'_> {
         };
         match Deduced::new(resolved, Some(value)).part() {
             None => self.error(atom::invalid_atom(tr)),
-            Some(Part::Scalar(_)) => self.set.insert(&self.path),
+            Some(Part::Scalar(_)) => self.set.insert_here(self.path.last()),
             Some(Part::List(list)) => self.list(&list, value),
             Some(Part::Map(map)) => self.map(&map, value),
         }
@@ -69,7 +77,7 @@ impl Walker<'_> {
 
     fn list(&mut self, list: &ListView<'_>, value: &Value) {
         if *list.element_relationship() == ElementRelationship::Atomic {
-            self.set.insert(&self.path);
+            self.set.insert_here(self.path.last());
             return;
         }
         let Value::List(items) = value else { return };
@@ -89,9 +97,7 @@ impl Walker<'_> {
         let mut duplicates = BTreeSet::new();
         for pe in &elements {
             if !seen.insert(Ordered(pe.clone())) && duplicates.insert(Ordered(pe.clone())) {
-                self.path.push(pe.clone());
-                self.set.insert(&self.path);
-                self.path.pop();
+                self.set.insert_below(pe);
             }
         }
         for (pe, item) in elements.into_iter().zip(items) {
@@ -99,15 +105,16 @@ impl Walker<'_> {
                 continue;
             }
             self.path.push(pe);
+            self.set.descend();
             self.node(list.element_type(), item);
-            self.set.insert(&self.path);
-            self.path.pop();
+            self.set.insert_here(self.path.last());
+            self.leave();
         }
     }
 
     fn map(&mut self, map: &MapView<'_>, value: &Value) {
         if map.is_atomic() {
-            self.set.insert(&self.path);
+            self.set.insert_here(self.path.last());
             return;
         }
         let Value::Map(entries) = value else { return };
@@ -118,6 +125,7 @@ impl Walker<'_> {
                 None => map.definition().element_type_ref(),
             };
             self.path.push(PathElement::Field(Name::from(key)));
+            self.set.descend();
             self.node(tr, item);
             let empty = match item {
                 Value::Null => true,
@@ -125,9 +133,9 @@ impl Walker<'_> {
                 _ => false,
             };
             if empty || field.is_none() {
-                self.set.insert(&self.path);
+                self.set.insert_here(self.path.last());
             }
-            self.path.pop();
+            self.leave();
         }
     }
 }

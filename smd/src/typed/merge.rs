@@ -20,9 +20,11 @@ pub(crate) fn merge(
     tr: &TypeRef,
     lhs: &Value,
     rhs: &Value,
+    skip_equal: bool,
 ) -> Result<Value, ValidationErrors> {
     let mut w = Walker {
         schema,
+        skip_equal,
         path: Vec::new(),
         errors: Vec::new(),
     };
@@ -36,6 +38,8 @@ pub(crate) fn merge(
 
 struct Walker<'s> {
     schema: &'s Schema,
+    /// Equal subtrees merge to the right side's (one side was checked, without duplicates).
+    skip_equal: bool,
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
 }
@@ -57,6 +61,9 @@ impl Walker<'_> {
         if lhs.is_none() && rhs.is_none() {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return None;
+        }
+        if self.skip_equal && lhs.is_some() && lhs == rhs {
+            return rhs.cloned();
         }
         let Some(resolved) = self.schema.resolve(tr) else {
             self.error(atom::unresolved(tr));

@@ -40,6 +40,7 @@ mod fieldset;
 mod merge;
 mod reconcile;
 mod remove;
+mod set_builder;
 mod validate;
 
 use std::sync::{Arc, OnceLock};
@@ -65,6 +66,19 @@ pub struct TypedValue {
     value: Value,
     schema: Arc<Schema>,
     type_ref: TypeRef,
+    checked: Checked,
+}
+
+/// What is known of a value against its type. Walks use it to skip equal subtrees: where one
+/// side was checked, an equal other side is valid too (validity depends only on the value and
+/// its type, and equal values differ at most in int against float, which no type tells
+/// apart), so Go's walk of that pair finds no change and no error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checked {
+    /// Not checked (or derived by removing fields, which can leave nulls a keyed list refuses).
+    No,
+    /// Valid; `duplicates`: sets and associative lists may hold an item twice.
+    Valid { duplicates: bool },
 }
 
 impl TypedValue {
@@ -82,6 +96,9 @@ impl TypedValue {
             value,
             schema,
             type_ref,
+            checked: Checked::Valid {
+                duplicates: allow_duplicates,
+            },
         })
     }
 
@@ -92,6 +109,7 @@ impl TypedValue {
             value,
             schema,
             type_ref,
+            checked: Checked::No,
         }
     }
 
@@ -100,10 +118,12 @@ impl TypedValue {
     pub fn deduced(value: Value) -> TypedValue {
         let schema = deduced_schema();
         let type_ref = schema.type_ref(DEDUCED_TYPE);
+        // Every value is valid as the deduced type; lists are atomic, so none has duplicates.
         TypedValue {
             value,
             schema,
             type_ref,
+            checked: Checked::Valid { duplicates: false },
         }
     }
 
@@ -138,6 +158,7 @@ impl TypedValue {
             value,
             schema: self.schema.clone(),
             type_ref: self.type_ref.clone(),
+            checked: Checked::No,
         }
     }
 
@@ -155,14 +176,31 @@ impl TypedValue {
     /// `Compare`). Both must have the same type of the same schema.
     pub fn compare(&self, rhs: &TypedValue) -> Result<Comparison, ValidationErrors> {
         self.same_type(rhs)?;
-        compare::compare(&self.schema, &self.type_ref, &self.value, &rhs.value)
+        let skip_equal = self.checked != Checked::No || rhs.checked != Checked::No;
+        compare::compare(
+            &self.schema,
+            &self.type_ref,
+            &self.value,
+            &rhs.value,
+            skip_equal,
+        )
     }
 
     /// This value with `rhs` merged in, as an apply merges a configuration into the live
     /// object (Go's `Merge`): `rhs` wins at every leaf it sets, lists merge by key.
     pub fn merge(&self, rhs: &TypedValue) -> Result<TypedValue, ValidationErrors> {
         self.same_type(rhs)?;
-        let value = merge::merge(&self.schema, &self.type_ref, &self.value, &rhs.value)?;
+        // Equal subtrees merge to the right side's, unless an item there is duplicated (Go
+        // refuses duplicates on the right): a side checked without duplicates excludes that.
+        let no_duplicates = Checked::Valid { duplicates: false };
+        let skip_equal = self.checked == no_duplicates || rhs.checked == no_duplicates;
+        let value = merge::merge(
+            &self.schema,
+            &self.type_ref,
+            &self.value,
+            &rhs.value,
+            skip_equal,
+        )?;
         Ok(self.with_value(value))
     }
 

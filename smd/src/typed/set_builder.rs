@@ -1,0 +1,68 @@
+//! Building a field set bottom-up while a walk goes down and up a value: each level of the
+//! walk collects the members and child nodes of one node, and becomes a node of the set when
+//! the walk leaves it. Inserting a path costs nothing more than pushing its last element,
+//! where inserting into a finished set would walk from the root each time.
+
+use smd_fieldpath::{PathElement, Set};
+
+#[derive(Default)]
+struct Level {
+    members: Vec<PathElement>,
+    children: Vec<(PathElement, Set)>,
+}
+
+/// A set under construction, one level per level of the walk.
+pub(crate) struct SetBuilder {
+    levels: Vec<Level>,
+}
+
+impl SetBuilder {
+    pub(crate) fn new() -> SetBuilder {
+        SetBuilder {
+            levels: vec![Level::default()],
+        }
+    }
+
+    /// The walk goes one level down.
+    pub(crate) fn descend(&mut self) {
+        self.levels.push(Level::default());
+    }
+
+    /// The walk comes back up from the node at `element`.
+    pub(crate) fn ascend(&mut self, element: &PathElement) {
+        let Some(level) = self.levels.pop() else {
+            return;
+        };
+        if level.members.is_empty() && level.children.is_empty() {
+            return;
+        }
+        if let Some(parent) = self.levels.last_mut() {
+            parent.children.push((
+                element.clone(),
+                Set::from_parts(level.members, level.children),
+            ));
+        }
+    }
+
+    /// The path of the current node (whose last element is `element`) is a member; the root
+    /// (no element) never is.
+    pub(crate) fn insert_here(&mut self, element: Option<&PathElement>) {
+        let n = self.levels.len();
+        if let (Some(element), true) = (element, n >= 2) {
+            self.levels[n - 2].members.push(element.clone());
+        }
+    }
+
+    /// The path one `element` below the current node is a member.
+    pub(crate) fn insert_below(&mut self, element: &PathElement) {
+        if let Some(level) = self.levels.last_mut() {
+            level.members.push(element.clone());
+        }
+    }
+
+    /// The set, once the walk is back at the root.
+    pub(crate) fn finish(mut self) -> Set {
+        let root = self.levels.swap_remove(0);
+        Set::from_parts(root.members, root.children)
+    }
+}
