@@ -75,11 +75,11 @@ pub(crate) fn compare(
     tr: &TypeRef,
     lhs: &Value,
     rhs: &Value,
-    skip_equal: bool,
+    known: Known,
 ) -> Result<Comparison, ValidationErrors> {
     let mut w = Walker {
         schema,
-        skip_equal,
+        known,
         path: Vec::new(),
         added: SetBuilder::new(),
         modified: SetBuilder::new(),
@@ -98,10 +98,21 @@ pub(crate) fn compare(
     }
 }
 
+/// What the caller knows of the two values, which lets the walk take shortcuts that give
+/// Go's answer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known {
+    /// Equal subtrees change nothing and hold no error (one side was checked): skip them.
+    pub(crate) skip_equal: bool,
+    /// The left side was checked without duplicates: no list holds an item twice.
+    pub(crate) lhs_unique: bool,
+    /// The same of the right side.
+    pub(crate) rhs_unique: bool,
+}
+
 struct Walker<'s> {
     schema: &'s Schema,
-    /// Equal subtrees change nothing and hold no error (one side was checked): skip them.
-    skip_equal: bool,
+    known: Known,
     path: Vec<PathElement>,
     added: SetBuilder,
     modified: SetBuilder,
@@ -129,7 +140,7 @@ impl Walker<'_> {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return;
         }
-        if self.skip_equal && lhs.is_some() && lhs == rhs {
+        if self.known.skip_equal && lhs.is_some() && lhs == rhs {
             return;
         }
         let Some(resolved) = self.schema.resolve(tr) else {
@@ -225,6 +236,23 @@ impl Walker<'_> {
     }
 
     fn items(&mut self, list: &ListView<'_>, lhs: &[Value], rhs: &[Value]) {
+        // One side without items and the other without duplicates: every item is added (or
+        // removed) on its own, in its order; no grouping is needed.
+        let one_side = match (lhs.is_empty(), rhs.is_empty()) {
+            (true, _) if self.known.rhs_unique => Some((rhs, false)),
+            (_, true) if self.known.lhs_unique => Some((lhs, true)),
+            _ => None,
+        };
+        if let Some((items, left)) = one_side {
+            for (i, item) in items.iter().enumerate() {
+                match atom::list_item_element(self.schema, list, item) {
+                    Ok(pe) if left => self.item(list, pe, Some(item), None),
+                    Ok(pe) => self.item(list, pe, None, Some(item)),
+                    Err(e) => self.error(format!("element {i}: {e}")),
+                }
+            }
+            return;
+        }
         let mut order: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
         let mut left: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();
         let mut right: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();

@@ -66,20 +66,28 @@ pub struct TypedValue {
     value: Value,
     schema: Arc<Schema>,
     type_ref: TypeRef,
-    checked: Checked,
+    known: Known,
 }
 
-/// What is known of a value against its type. Walks use it to skip equal subtrees: where one
-/// side was checked, an equal other side is valid too (validity depends only on the value and
-/// its type, and equal values differ at most in int against float, which no type tells
-/// apart), so Go's walk of that pair finds no change and no error.
+/// What is known of a value against its type, for the walks' shortcuts.
+///
+/// * `valid`: the value was checked. Where one side of a compare or merge is valid, an equal
+///   other side is valid too (validity depends only on the value and its type, and equal
+///   values differ at most in int against float, which no type tells apart), so Go's walk of
+///   an equal pair finds no change and no error: the walk skips it.
+/// * `unique`: no set or associative list holds an item twice (checked so, or merged from
+///   such values). Go refuses duplicates on the right of a merge, and groups a compare's items
+///   only to find duplicates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Checked {
-    /// Not checked (or derived by removing fields, which can leave nulls a keyed list refuses).
-    No,
-    /// Valid; `duplicates`: sets and associative lists may hold an item twice.
-    Valid { duplicates: bool },
+struct Known {
+    valid: bool,
+    unique: bool,
 }
+
+const UNKNOWN: Known = Known {
+    valid: false,
+    unique: false,
+};
 
 impl TypedValue {
     /// Types `value` as `type_ref` of `schema`, after checking it (Go's `AsTyped`).
@@ -96,8 +104,9 @@ impl TypedValue {
             value,
             schema,
             type_ref,
-            checked: Checked::Valid {
-                duplicates: allow_duplicates,
+            known: Known {
+                valid: true,
+                unique: !allow_duplicates,
             },
         })
     }
@@ -109,7 +118,7 @@ impl TypedValue {
             value,
             schema,
             type_ref,
-            checked: Checked::No,
+            known: UNKNOWN,
         }
     }
 
@@ -123,7 +132,10 @@ impl TypedValue {
             value,
             schema,
             type_ref,
-            checked: Checked::Valid { duplicates: false },
+            known: Known {
+                valid: true,
+                unique: true,
+            },
         }
     }
 
@@ -149,7 +161,13 @@ impl TypedValue {
 
     /// The same type with a null value (Go's `Empty`).
     pub fn empty(&self) -> TypedValue {
-        self.with_value(Value::Null)
+        let mut empty = self.with_value(Value::Null);
+        // Null is valid wherever this value's type resolved, and holds no list.
+        empty.known = Known {
+            valid: self.known.valid,
+            unique: true,
+        };
+        empty
     }
 
     /// The same type with another value, unchecked.
@@ -158,7 +176,7 @@ impl TypedValue {
             value,
             schema: self.schema.clone(),
             type_ref: self.type_ref.clone(),
-            checked: Checked::No,
+            known: UNKNOWN,
         }
     }
 
@@ -176,14 +194,12 @@ impl TypedValue {
     /// `Compare`). Both must have the same type of the same schema.
     pub fn compare(&self, rhs: &TypedValue) -> Result<Comparison, ValidationErrors> {
         self.same_type(rhs)?;
-        let skip_equal = self.checked != Checked::No || rhs.checked != Checked::No;
-        compare::compare(
-            &self.schema,
-            &self.type_ref,
-            &self.value,
-            &rhs.value,
-            skip_equal,
-        )
+        let known = compare::Known {
+            skip_equal: self.known.valid || rhs.known.valid,
+            lhs_unique: self.known.unique,
+            rhs_unique: rhs.known.unique,
+        };
+        compare::compare(&self.schema, &self.type_ref, &self.value, &rhs.value, known)
     }
 
     /// This value with `rhs` merged in, as an apply merges a configuration into the live
@@ -191,9 +207,9 @@ impl TypedValue {
     pub fn merge(&self, rhs: &TypedValue) -> Result<TypedValue, ValidationErrors> {
         self.same_type(rhs)?;
         // Equal subtrees merge to the right side's, unless an item there is duplicated (Go
-        // refuses duplicates on the right): a side checked without duplicates excludes that.
-        let no_duplicates = Checked::Valid { duplicates: false };
-        let skip_equal = self.checked == no_duplicates || rhs.checked == no_duplicates;
+        // refuses duplicates on the right).
+        let skip_equal =
+            (self.known.valid || rhs.known.valid) && (self.known.unique || rhs.known.unique);
         let value = merge::merge(
             &self.schema,
             &self.type_ref,
@@ -201,7 +217,11 @@ impl TypedValue {
             &rhs.value,
             skip_equal,
         )?;
-        Ok(self.with_value(value))
+        // Merging keeps every item of each side once (or once per copy, for the left side's
+        // duplicates), so unique sides merge to a unique value.
+        let mut merged = self.with_value(value);
+        merged.known.unique = self.known.unique && rhs.known.unique;
+        Ok(merged)
     }
 
     /// This value without the fields of `items` (Go's `RemoveItems`). A map or list that
