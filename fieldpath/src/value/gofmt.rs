@@ -15,6 +15,24 @@ pub enum MapKeys {
     Interface,
 }
 
+/// Go's `%v` of a `value.Value` holding `v` (Go's validators hold values as pointers to
+/// `value.valueUnstructured`): `&{true}`, `&{[1 2.5 x]}`, `&{map[a:1 b:[x]]}`.
+pub fn value_plain(v: &Value) -> String {
+    let mut out = String::from("&{");
+    write_plain(&mut out, v);
+    out.push('}');
+    out
+}
+
+/// Go's `%#v` of a `value.Value` holding `v`, maps typed as `keys` says:
+/// `&value.valueUnstructured{Value:[]interface {}{1, "a"}}`.
+pub fn value_go_syntax(v: &Value, keys: MapKeys) -> String {
+    let mut out = String::from("&value.valueUnstructured{Value:");
+    write_go_syntax(&mut out, v, keys);
+    out.push('}');
+    out
+}
+
 /// Go's `%v` of the value.
 pub fn write_plain(out: &mut String, v: &Value) {
     match v {

@@ -6,23 +6,14 @@
 //! sorts map keys, so both texts are deterministic.
 
 use smd_fieldpath::Value;
-use smd_fieldpath::value::gofmt::{MapKeys, write_go_syntax, write_plain};
+use smd_fieldpath::value::gofmt::{MapKeys, value_go_syntax};
 
-/// `%v` of the value: `&{true}`, `&{[1 2.5 x]}`, `&{map[a:1 b:[x]]}`.
-pub(crate) fn plain(v: &Value) -> String {
-    let mut out = String::from("&{");
-    write_plain(&mut out, v);
-    out.push('}');
-    out
-}
+pub(crate) use smd_fieldpath::value::gofmt::value_plain as plain;
 
-/// `%#v` of the value: `&value.valueUnstructured{Value:true}`,
-/// `&value.valueUnstructured{Value:[]interface {}{1, "a"}}`.
+/// `%#v` of the value, as yaml.v2 decoded it (maps keyed by `interface{}`):
+/// `&value.valueUnstructured{Value:true}`.
 pub(crate) fn go_syntax(v: &Value) -> String {
-    let mut out = String::from("&value.valueUnstructured{Value:");
-    write_go_syntax(&mut out, v, MapKeys::Interface);
-    out.push('}');
-    out
+    value_go_syntax(v, MapKeys::Interface)
 }
 
 #[cfg(test)]

@@ -5,9 +5,12 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use smd_fieldpath::value::gofmt::{MapKeys, write_go_syntax, write_plain};
+use smd_fieldpath::value::gofmt::{MapKeys, value_go_syntax};
 use smd_fieldpath::{Key, KeyField, Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, ResolvedAtom, Scalar, Schema, TypeRef};
+
+use super::MAX_DEPTH;
+use super::error::{ValidationError, ValidationErrors};
 
 /// The part of an atom a walk handles for a value.
 #[derive(Clone, Copy)]
@@ -88,21 +91,12 @@ pub(crate) fn invalid_atom(tr: &TypeRef) -> String {
     }
 }
 
-/// Go's `%v` of a `value.Value` holding `v`: `&{1}`, `&{map[a:1]}`.
-pub(crate) fn go_plain(v: &Value) -> String {
-    let mut out = String::from("&{");
-    write_plain(&mut out, v);
-    out.push('}');
-    out
-}
+pub(crate) use smd_fieldpath::value::gofmt::value_plain as go_plain;
 
 /// Go's `%#v` of a `value.Value` holding `v` (an unstructured object, so maps are
 /// `map[string]interface {}`).
 pub(crate) fn go_syntax(v: &Value) -> String {
-    let mut out = String::from("&value.valueUnstructured{Value:");
-    write_go_syntax(&mut out, v, MapKeys::String);
-    out.push('}');
-    out
+    value_go_syntax(v, MapKeys::String)
 }
 
 /// Go's `%T` of the unstructured form of `v`.
@@ -251,5 +245,75 @@ pub(crate) fn as_entries(v: Option<&Value>) -> Option<&smd_fieldpath::Map> {
     match v {
         Some(Value::Map(m)) => Some(m),
         _ => None,
+    }
+}
+
+/// Where a walk is in the value, and what went wrong on the way: every walk holds one.
+pub(crate) struct Trail {
+    pub(crate) path: Vec<PathElement>,
+    pub(crate) errors: Vec<ValidationError>,
+}
+
+impl Trail {
+    pub(crate) fn new() -> Trail {
+        Trail {
+            path: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// A problem at the current path.
+    pub(crate) fn error(&mut self, message: String) {
+        self.errors.push(ValidationError {
+            path: path_text(&self.path),
+            message,
+        });
+    }
+
+    /// The atom `tr` refers to; `None`, with the error said, when the walk is too deep or the
+    /// reference resolves to nothing.
+    pub(crate) fn resolve<'a>(
+        &mut self,
+        schema: &'a Schema,
+        tr: &'a TypeRef,
+    ) -> Option<ResolvedAtom<'a>> {
+        if self.path.len() > MAX_DEPTH {
+            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
+            return None;
+        }
+        let resolved = schema.resolve(tr);
+        if resolved.is_none() {
+            self.error(unresolved(tr));
+        }
+        resolved
+    }
+
+    /// `out`, or every error found.
+    pub(crate) fn finish<T>(self, out: T) -> Result<T, ValidationErrors> {
+        if self.errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(ValidationErrors(self.errors))
+        }
+    }
+}
+
+/// The parts of an atom a two-sided walk (compare, merge) handles for a pair, as Go picks
+/// them: the right side's part (the left's when the right is absent); when the sides have
+/// different kinds (a scalar that became a map, in a deduced type), the left side's part
+/// first, for its errors and effects, then the right side's.
+pub(crate) fn sides<'a>(
+    atom: ResolvedAtom<'a>,
+    lhs: Option<&Value>,
+    rhs: Option<&Value>,
+) -> (Option<Deduced<'a>>, Deduced<'a>) {
+    let left = Deduced::new(atom, lhs);
+    let right = Deduced::new(atom, rhs);
+    if rhs.is_none() {
+        (None, left)
+    } else if lhs.is_none() || left.same(&right) {
+        (None, right)
+    } else {
+        (Some(left), right)
     }
 }

@@ -13,10 +13,9 @@ use std::fmt;
 use smd_fieldpath::{Filter, Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
-use super::MAX_DEPTH;
-use super::atom::{self, Deduced, Part};
+use super::atom::{self, Deduced, Part, Trail};
 use super::element_set::Ordered;
-use super::error::{ValidationError, ValidationErrors};
+use super::error::ValidationErrors;
 use super::set_builder::SetBuilder;
 
 /// The fields that change from one value to another.
@@ -80,22 +79,24 @@ pub(crate) fn compare(
     let mut w = Walker {
         schema,
         known,
-        path: Vec::new(),
+        trail: Trail::new(),
         added: SetBuilder::new(),
         modified: SetBuilder::new(),
         removed: SetBuilder::new(),
-        errors: Vec::new(),
     };
     w.node(tr, Some(lhs), Some(rhs));
-    if w.errors.is_empty() {
-        Ok(Comparison {
-            added: w.added.finish(),
-            modified: w.modified.finish(),
-            removed: w.removed.finish(),
-        })
-    } else {
-        Err(ValidationErrors(w.errors))
-    }
+    let Walker {
+        trail,
+        added,
+        modified,
+        removed,
+        ..
+    } = w;
+    trail.finish(()).map(|()| Comparison {
+        added: added.finish(),
+        modified: modified.finish(),
+        removed: removed.finish(),
+    })
 }
 
 /// What the caller knows of the two values, which lets the walk take shortcuts that give
@@ -113,11 +114,10 @@ pub(crate) struct Known {
 struct Walker<'s> {
     schema: &'s Schema,
     known: Known,
-    path: Vec<PathElement>,
+    trail: Trail,
     added: SetBuilder,
     modified: SetBuilder,
     removed: SetBuilder,
-    errors: Vec<ValidationError>,
 }
 
 /// The list items of one side sharing a path element, in order.
@@ -125,17 +125,10 @@ type Group<'v> = Vec<&'v Value>;
 
 impl Walker<'_> {
     fn error(&mut self, message: String) {
-        self.errors.push(ValidationError {
-            path: atom::path_text(&self.path),
-            message,
-        });
+        self.trail.error(message);
     }
 
     fn node(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) {
-        if self.path.len() > MAX_DEPTH {
-            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
-            return;
-        }
         if lhs.is_none() && rhs.is_none() {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return;
@@ -143,34 +136,26 @@ impl Walker<'_> {
         if self.known.skip_equal && lhs.is_some() && lhs == rhs {
             return;
         }
-        let Some(resolved) = self.schema.resolve(tr) else {
-            self.error(atom::unresolved(tr));
+        let Some(resolved) = self.trail.resolve(self.schema, tr) else {
             return;
         };
-        let left = Deduced::new(resolved, lhs);
-        let right = Deduced::new(resolved, rhs);
-        let leaf = if rhs.is_none() {
-            self.handle(tr, left, lhs, rhs)
-        } else if lhs.is_none() || left.same(&right) {
-            self.handle(tr, right, lhs, rhs)
-        } else {
-            // The sides have different kinds (a scalar that became a map, in a deduced
-            // type): each side is handled with its own part.
-            self.handle(tr, left, lhs, rhs);
-            self.handle(tr, right, lhs, rhs)
-        };
+        let (first, part) = atom::sides(resolved, lhs, rhs);
+        if let Some(first) = first {
+            self.handle(tr, first, lhs, rhs);
+        }
+        let leaf = self.handle(tr, part, lhs, rhs);
         if !leaf {
             if lhs.is_none() {
-                self.added.insert_here(self.path.last());
+                self.added.insert_here(self.trail.path.last());
             } else if rhs.is_none() {
-                self.removed.insert_here(self.path.last());
+                self.removed.insert_here(self.trail.path.last());
             }
         }
     }
 
     /// Down one level of the value (to `pe`), and of the three sets.
     fn enter(&mut self, pe: PathElement) {
-        self.path.push(pe);
+        self.trail.path.push(pe);
         self.added.descend();
         self.modified.descend();
         self.removed.descend();
@@ -178,7 +163,7 @@ impl Walker<'_> {
 
     /// Back up one level.
     fn leave(&mut self) {
-        if let Some(pe) = self.path.pop() {
+        if let Some(pe) = self.trail.path.pop() {
             self.added.ascend(&pe);
             self.modified.ascend(&pe);
             self.removed.ascend(&pe);
@@ -215,7 +200,7 @@ impl Walker<'_> {
     }
 
     fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
-        let here = self.path.last();
+        let here = self.trail.path.last();
         match (lhs, rhs) {
             (None, _) => self.added.insert_here(here),
             (_, None) => self.removed.insert_here(here),

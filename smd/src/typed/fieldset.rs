@@ -11,10 +11,9 @@ use std::collections::BTreeSet;
 use smd_fieldpath::{Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
-use super::MAX_DEPTH;
-use super::atom::{self, Deduced, Part};
+use super::atom::{self, Deduced, Part, Trail};
 use super::element_set::Ordered;
-use super::error::{ValidationError, ValidationErrors};
+use super::error::ValidationErrors;
 use super::set_builder::SetBuilder;
 
 pub(crate) fn to_field_set(
@@ -24,52 +23,39 @@ pub(crate) fn to_field_set(
 ) -> Result<Set, ValidationErrors> {
     let mut w = Walker {
         schema,
-        path: Vec::new(),
+        trail: Trail::new(),
         set: SetBuilder::new(),
-        errors: Vec::new(),
     };
     w.node(tr, value);
-    if w.errors.is_empty() {
-        Ok(w.set.finish())
-    } else {
-        Err(ValidationErrors(w.errors))
-    }
+    let Walker { trail, set, .. } = w;
+    trail.finish(()).map(|()| set.finish())
 }
 
 struct Walker<'s> {
     schema: &'s Schema,
-    path: Vec<PathElement>,
+    trail: Trail,
     set: SetBuilder,
-    errors: Vec<ValidationError>,
 }
 
 impl Walker<'_> {
     fn error(&mut self, message: String) {
-        self.errors.push(ValidationError {
-            path: atom::path_text(&self.path),
-            message,
-        });
+        self.trail.error(message);
     }
 
     /// Back up one level of the value, and of the set.
     fn leave(&mut self) {
-        if let Some(pe) = self.path.pop() {
+        if let Some(pe) = self.trail.path.pop() {
             self.set.ascend(&pe);
         }
     }
 
     fn node(&mut self, tr: &TypeRef, value: &Value) {
-        if self.path.len() > MAX_DEPTH {
-            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
-            return;
-        }
-        let Some(resolved) = self.schema.resolve(tr) else {
-            self.error(atom::unresolved(tr));
+        let Some(resolved) = self.trail.resolve(self.schema, tr) else {
             return;
         };
         match Deduced::new(resolved, Some(value)).part() {
             None => self.error(atom::invalid_atom(tr)),
-            Some(Part::Scalar(_)) => self.set.insert_here(self.path.last()),
+            Some(Part::Scalar(_)) => self.set.insert_here(self.trail.path.last()),
             Some(Part::List(list)) => self.list(&list, value),
             Some(Part::Map(map)) => self.map(&map, value),
         }
@@ -77,7 +63,7 @@ impl Walker<'_> {
 
     fn list(&mut self, list: &ListView<'_>, value: &Value) {
         if *list.element_relationship() == ElementRelationship::Atomic {
-            self.set.insert_here(self.path.last());
+            self.set.insert_here(self.trail.path.last());
             return;
         }
         let Value::List(items) = value else { return };
@@ -104,17 +90,17 @@ impl Walker<'_> {
             if !duplicates.is_empty() && duplicates.contains(&Ordered(pe.clone())) {
                 continue;
             }
-            self.path.push(pe);
+            self.trail.path.push(pe);
             self.set.descend();
             self.node(list.element_type(), item);
-            self.set.insert_here(self.path.last());
+            self.set.insert_here(self.trail.path.last());
             self.leave();
         }
     }
 
     fn map(&mut self, map: &MapView<'_>, value: &Value) {
         if map.is_atomic() {
-            self.set.insert_here(self.path.last());
+            self.set.insert_here(self.trail.path.last());
             return;
         }
         let Value::Map(entries) = value else { return };
@@ -124,7 +110,7 @@ impl Walker<'_> {
                 Some(f) => f.type_ref(),
                 None => map.definition().element_type_ref(),
             };
-            self.path.push(PathElement::Field(Name::from(key)));
+            self.trail.path.push(PathElement::Field(Name::from(key)));
             self.set.descend();
             self.node(tr, item);
             let empty = match item {
@@ -133,7 +119,7 @@ impl Walker<'_> {
                 _ => false,
             };
             if empty || field.is_none() {
-                self.set.insert_here(self.path.last());
+                self.set.insert_here(self.trail.path.last());
             }
             self.leave();
         }

@@ -10,10 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use smd_fieldpath::{Map, Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
-use super::MAX_DEPTH;
-use super::atom::{self, Deduced, Part};
+use super::atom::{self, Deduced, Part, Trail};
 use super::element_set::Ordered;
-use super::error::{ValidationError, ValidationErrors};
+use super::error::ValidationErrors;
 
 pub(crate) fn merge(
     schema: &Schema,
@@ -25,39 +24,26 @@ pub(crate) fn merge(
     let mut w = Walker {
         schema,
         skip_equal,
-        path: Vec::new(),
-        errors: Vec::new(),
+        trail: Trail::new(),
     };
     let out = w.node(tr, Some(lhs), Some(rhs));
-    if w.errors.is_empty() {
-        Ok(out.unwrap_or_default())
-    } else {
-        Err(ValidationErrors(w.errors))
-    }
+    w.trail.finish(out.unwrap_or_default())
 }
 
 struct Walker<'s> {
     schema: &'s Schema,
     /// Equal subtrees merge to the right side's (one side was checked, without duplicates).
     skip_equal: bool,
-    path: Vec<PathElement>,
-    errors: Vec<ValidationError>,
+    trail: Trail,
 }
 
 impl Walker<'_> {
     fn error(&mut self, message: String) {
-        self.errors.push(ValidationError {
-            path: atom::path_text(&self.path),
-            message,
-        });
+        self.trail.error(message);
     }
 
     /// The merge of the node; `None` when it produces nothing.
     fn node(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
-        if self.path.len() > MAX_DEPTH {
-            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
-            return None;
-        }
         if lhs.is_none() && rhs.is_none() {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return None;
@@ -65,22 +51,13 @@ impl Walker<'_> {
         if self.skip_equal && lhs.is_some() && lhs == rhs {
             return rhs.cloned();
         }
-        let Some(resolved) = self.schema.resolve(tr) else {
-            self.error(atom::unresolved(tr));
-            return None;
-        };
-        let left = Deduced::new(resolved, lhs);
-        let right = Deduced::new(resolved, rhs);
-        if rhs.is_none() {
-            self.handle(tr, left, lhs, rhs)
-        } else if lhs.is_none() || left.same(&right) {
-            self.handle(tr, right, lhs, rhs)
-        } else {
-            // Sides of different kinds: Go handles the left side's part too, for its errors
-            // only; the result is the right side's.
-            self.handle(tr, left, lhs, rhs);
-            self.handle(tr, right, lhs, rhs)
+        let resolved = self.trail.resolve(self.schema, tr)?;
+        let (first, part) = atom::sides(resolved, lhs, rhs);
+        if let Some(first) = first {
+            // Handled for its errors only: the result is the right side's.
+            self.handle(tr, first, lhs, rhs);
         }
+        self.handle(tr, part, lhs, rhs)
     }
 
     fn handle(
@@ -158,10 +135,10 @@ impl Walker<'_> {
     }
 
     fn items(&mut self, list: &ListView<'_>, lhs: &[Value], rhs: &[Value]) -> Option<Value> {
-        let before = self.errors.len();
+        let before = self.trail.errors.len();
         let (right, right_items) = self.index(list, rhs, false);
         let (left, left_items) = self.index(list, lhs, true);
-        if self.errors.len() > before {
+        if self.trail.errors.len() > before {
             return None;
         }
         // An item duplicated on the left merges as a null: the right side's item replaces all
@@ -184,7 +161,7 @@ impl Walker<'_> {
         let mut out = Vec::with_capacity(lhs.len().max(rhs.len()));
         let (mut li, mut ri) = (0, 0);
         // Errors inside list items are dropped, as Go drops them.
-        let errors = self.errors.len();
+        let errors = self.trail.errors.len();
         while li < left.len() || ri < right.len() {
             if li < left.len() && ri < right.len() {
                 let pe = &left[li];
@@ -224,7 +201,7 @@ impl Walker<'_> {
                 }
             }
         }
-        self.errors.truncate(errors);
+        self.trail.errors.truncate(errors);
         (!out.is_empty()).then_some(Value::List(out))
     }
 
@@ -235,9 +212,9 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
     ) -> Option<Value> {
-        self.path.push(pe.clone());
+        self.trail.path.push(pe.clone());
         let out = self.node(list.element_type(), lhs, rhs);
-        self.path.pop();
+        self.trail.path.pop();
         out
     }
 
@@ -260,11 +237,11 @@ impl Walker<'_> {
         if let Some(l) = l {
             for (key, lv) in l.iter() {
                 let rv = r.and_then(|r| r.get(key));
-                self.path.push(PathElement::Field(Name::from(key)));
+                self.trail.path.push(PathElement::Field(Name::from(key)));
                 if let Some(v) = self.node(field_type(key), Some(lv), rv) {
                     out.insert(key, v);
                 }
-                self.path.pop();
+                self.trail.path.pop();
             }
         }
         if let Some(r) = r {
@@ -272,11 +249,11 @@ impl Walker<'_> {
                 if l.is_some_and(|l| l.contains_key(key)) {
                     continue;
                 }
-                self.path.push(PathElement::Field(Name::from(key)));
+                self.trail.path.push(PathElement::Field(Name::from(key)));
                 if let Some(v) = self.node(field_type(key), None, Some(rv)) {
                     out.insert(key, v);
                 }
-                self.path.pop();
+                self.trail.path.pop();
             }
         }
         (!out.is_empty()).then_some(Value::Map(out))

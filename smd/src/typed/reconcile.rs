@@ -6,8 +6,8 @@
 use smd_fieldpath::{PathElement, Set};
 use smd_schema::{ElementRelationship, MapView, Schema, TypeRef};
 
-use super::atom;
-use super::error::{ValidationError, ValidationErrors};
+use super::atom::{self, Trail};
+use super::error::ValidationErrors;
 use super::{DEDUCED_TYPE, MAX_DEPTH, TypedValue};
 
 /// A field set could not be reconciled with its type.
@@ -23,15 +23,14 @@ pub fn reconcile_field_set_with_schema(
 ) -> Result<Option<Set>, ReconcileError> {
     let mut w = Walker {
         schema: tv.schema(),
-        path: Vec::new(),
+        trail: Trail::new(),
         to_remove: Set::new(),
         to_add: Set::new(),
         changed: false,
-        errors: Vec::new(),
     };
     w.node(tv.type_ref(), Some(set), false);
-    if !w.errors.is_empty() {
-        return Err(ReconcileError(ValidationErrors(w.errors)));
+    if !w.trail.errors.is_empty() {
+        return Err(ReconcileError(ValidationErrors(w.trail.errors)));
     }
     if !w.changed {
         return Ok(None);
@@ -43,25 +42,21 @@ pub fn reconcile_field_set_with_schema(
 
 struct Walker<'s> {
     schema: &'s Schema,
-    path: Vec<PathElement>,
+    trail: Trail,
     to_remove: Set,
     to_add: Set,
     changed: bool,
-    errors: Vec<ValidationError>,
 }
 
 impl Walker<'_> {
     fn error(&mut self, message: String) {
-        self.errors.push(ValidationError {
-            path: atom::path_text(&self.path),
-            message,
-        });
+        self.trail.error(message);
     }
 
     /// `set` is what the field set holds below this node (`None`: the node is only a
     /// member); `atomic` is whether the node is a member with nothing below it.
     fn node(&mut self, tr: &TypeRef, set: Option<&Set>, atomic: bool) {
-        if self.path.len() > MAX_DEPTH {
+        if self.trail.path.len() > MAX_DEPTH {
             self.error(format!("nested deeper than {MAX_DEPTH} levels"));
             return;
         }
@@ -119,25 +114,25 @@ impl Walker<'_> {
                 continue;
             }
             if let Some(tr) = type_of(pe) {
-                self.path.push(pe.clone());
+                self.trail.path.push(pe.clone());
                 self.node(tr, Some(below), false);
-                self.path.pop();
+                self.trail.path.pop();
             }
         }
         for pe in set.members() {
             if let Some(tr) = type_of(pe) {
                 let below = set.child(pe);
-                self.path.push(pe.clone());
+                self.trail.path.push(pe.clone());
                 self.node(tr, below, below.is_none());
-                self.path.pop();
+                self.trail.path.pop();
             }
         }
     }
 
     fn replace_by_container(&mut self) {
         self.changed = true;
-        self.to_remove.insert(&self.path);
-        self.to_add.insert(&self.path);
+        self.to_remove.insert(&self.trail.path);
+        self.to_add.insert(&self.trail.path);
     }
 }
 

@@ -9,10 +9,9 @@ use std::collections::BTreeSet;
 use smd_fieldpath::{Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
-use super::MAX_DEPTH;
-use super::atom::{self, Deduced, Part};
+use super::atom::{self, Deduced, Part, Trail};
 use super::element_set::Ordered;
-use super::error::{ValidationError, ValidationErrors};
+use super::error::ValidationErrors;
 
 pub(crate) fn validate(
     schema: &Schema,
@@ -23,39 +22,25 @@ pub(crate) fn validate(
     let mut v = Validator {
         schema,
         allow_duplicates,
-        path: Vec::new(),
-        errors: Vec::new(),
+        trail: Trail::new(),
     };
     v.node(tr, value);
-    if v.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(ValidationErrors(v.errors))
-    }
+    v.trail.finish(())
 }
 
 struct Validator<'s> {
     schema: &'s Schema,
     allow_duplicates: bool,
-    path: Vec<PathElement>,
-    errors: Vec<ValidationError>,
+    trail: Trail,
 }
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     fn error(&mut self, message: String) {
-        self.errors.push(ValidationError {
-            path: atom::path_text(&self.path),
-            message,
-        });
+        self.trail.error(message);
     }
 
     fn node(&mut self, tr: &TypeRef, value: &Value) {
-        if self.path.len() > MAX_DEPTH {
-            self.error(format!("nested deeper than {MAX_DEPTH} levels"));
-            return;
-        }
-        let Some(resolved) = self.schema.resolve(tr) else {
-            self.error(atom::unresolved(tr));
+        let Some(resolved) = self.trail.resolve(self.schema, tr) else {
             return;
         };
         match Deduced::new(resolved, Some(value)).part() {
@@ -97,9 +82,9 @@ impl<'s> Validator<'s> {
             if associative && !seen.insert(Ordered(pe.clone())) && !self.allow_duplicates {
                 self.error(format!("duplicate entries for key {pe}"));
             }
-            self.path.push(pe);
+            self.trail.path.push(pe);
             self.node(list.element_type(), item);
-            self.path.pop();
+            self.trail.path.pop();
         }
     }
 
@@ -118,16 +103,16 @@ impl<'s> Validator<'s> {
                 None => match map.element_type() {
                     Some(tr) => tr,
                     None => {
-                        self.path.push(PathElement::Field(Name::from(key)));
+                        self.trail.path.push(PathElement::Field(Name::from(key)));
                         self.error("field not declared in schema".to_owned());
-                        self.path.pop();
+                        self.trail.path.pop();
                         return;
                     }
                 },
             };
-            self.path.push(PathElement::Field(Name::from(key)));
+            self.trail.path.push(PathElement::Field(Name::from(key)));
             self.node(tr, item);
-            self.path.pop();
+            self.trail.path.pop();
         }
     }
 }
