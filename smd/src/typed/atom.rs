@@ -288,6 +288,24 @@ impl Trail {
         resolved
     }
 
+    /// Go's check of a scalar pair (compare, merge): refused, with both errors, only when both
+    /// sides are wrong.
+    pub(crate) fn refuse_scalars(
+        &mut self,
+        t: &Scalar,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> bool {
+        let l = check_scalar(t, lhs, "lhs: ");
+        let r = check_scalar(t, rhs, "rhs: ");
+        if let (Some(l), Some(r)) = (l, r) {
+            self.error(l);
+            self.error(r);
+            return true;
+        }
+        false
+    }
+
     /// `out`, or every error found.
     pub(crate) fn finish<T>(self, out: T) -> Result<T, ValidationErrors> {
         if self.errors.is_empty() {

@@ -184,11 +184,7 @@ impl Walker<'_> {
                 false
             }
             Some(Part::Scalar(t)) => {
-                let l = atom::check_scalar(t, lhs, "lhs: ");
-                let r = atom::check_scalar(t, rhs, "rhs: ");
-                if let (Some(l), Some(r)) = (l, r) {
-                    self.error(l);
-                    self.error(r);
+                if self.trail.refuse_scalars(t, lhs, rhs) {
                     return false;
                 }
                 self.leaf(lhs, rhs);

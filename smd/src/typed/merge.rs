@@ -73,11 +73,7 @@ impl Walker<'_> {
                 None
             }
             Some(Part::Scalar(t)) => {
-                let l = atom::check_scalar(t, lhs, "lhs: ");
-                let r = atom::check_scalar(t, rhs, "rhs: ");
-                if let (Some(l), Some(r)) = (l, r) {
-                    self.error(l);
-                    self.error(r);
+                if self.trail.refuse_scalars(t, lhs, rhs) {
                     return None;
                 }
                 leaf(lhs, rhs)
