@@ -646,6 +646,19 @@ impl OperationsData {
     /// Reads and types the inputs, and runs every flow once (a flow that fails is an error
     /// here, so the benchmarks only time flows that succeed).
     pub fn load() -> Result<OperationsData, String> {
+        let data = OperationsData::read()?;
+        for (name, flow) in data.flows() {
+            flow.run().map_err(|e| format!("operations/{name}: {e}"))?;
+        }
+        for (name, tv) in &data.convert {
+            tv.validate(false)
+                .map_err(|e| format!("operations/{name}: {e}"))?;
+        }
+        Ok(data)
+    }
+
+    /// Reads and types the inputs without running the flows ([`OperationsData::load`] does).
+    pub fn read() -> Result<OperationsData, String> {
         let mut data = OperationsData {
             fixture: fixture_flows()?,
             ..OperationsData::default()
@@ -708,13 +721,6 @@ impl OperationsData {
                     }
                 }
             }
-        }
-        for (name, flow) in data.flows() {
-            flow.run().map_err(|e| format!("operations/{name}: {e}"))?;
-        }
-        for (name, tv) in &data.convert {
-            tv.validate(false)
-                .map_err(|e| format!("operations/{name}: {e}"))?;
         }
         Ok(data)
     }
