@@ -16,7 +16,7 @@ var schemaFiles = []string{"k8s-schema.yaml", "k8s-schema-100pct-fieldoverride.y
 
 // smdTestdata is the internal/testdata directory of the structured-merge-diff this module
 // requires, in the module cache (the files are not copied into the repository).
-func smdTestdata(b *testing.B) string {
+func smdTestdata(b testing.TB) string {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/structured-merge-diff/v6").Output()
 	if err != nil {
 		b.Skipf("cannot locate structured-merge-diff in the module cache: %v", err)

@@ -6,8 +6,10 @@
 //! `NN.json` (operand sets, fieldsV1), `insert.jsonl` and `has.jsonl` (one one-path fieldsV1
 //! object per line, in generation order).
 //!
-//! The `schema/*` benchmarks' inputs and work are in [`schema`].
+//! The `schema/*` benchmarks' inputs and work are in [`schema`], the `operations/*` ones' in
+//! [`operations`].
 
+pub mod operations;
 pub mod schema;
 
 use smd_fieldpath::{Path, Set};
