@@ -284,10 +284,12 @@ impl Set {
         if members
             .iter()
             .chain(children.iter().map(|(e, _)| e))
-            .any(holds_nan)
+            .any(fragile)
         {
-            // NaN compares equal to every number, so the order is not total: only inserting
-            // one by one, as Go does, places such elements where Go does.
+            // Go's order is not total with NaN (equal to every number) or with ints beyond
+            // 2^53 next to floats (compared as floats, they can equal two different ints): a
+            // sort could refuse such an order, and only inserting one by one, as Go does,
+            // places such elements where Go does.
             let mut set = Set::new();
             for m in &members {
                 set.insert_member(m);
@@ -317,12 +319,15 @@ impl Set {
     }
 }
 
-/// Whether a path element holds a NaN float (as a value, or in a key).
-fn holds_nan(element: &PathElement) -> bool {
+/// Whether a path element holds a number Go's order cannot place consistently: a NaN, or an
+/// int a float64 cannot hold exactly (beyond 2^53).
+fn fragile(element: &PathElement) -> bool {
     fn value(v: &crate::value::Value) -> bool {
         use crate::value::Value;
+        const EXACT: u64 = 1 << 53;
         match v {
             Value::Float(f) => f.is_nan(),
+            Value::Int(i) => i.unsigned_abs() > EXACT,
             Value::List(items) => items.iter().any(value),
             Value::Map(m) => m.values().any(value),
             _ => false,
