@@ -35,10 +35,12 @@
 //! form), [`Managed`] (decoded sets and times, `IN/managedfields.go`), [`ManagerId`] (manager
 //! identity), [`ConflictError`] (`IN/conflict.go`), [`ResetFields`] and the replicas paths
 //! (the 1.37 registry), [`ScaleHandler`] (`MF/scalehandler.go`), [`validate_manager`] (the
-//! request checks made before the field manager runs).
+//! request checks made before the field manager runs), [`upgrade_managed_fields`] (kubectl's
+//! client-side rewrite when it moves to server-side apply, client-go's `csaupgrade`).
 
 mod cap;
 mod conflict;
+mod csa;
 mod entry;
 mod error;
 mod gojson;
@@ -57,6 +59,9 @@ mod validate;
 
 pub use cap::{ANCIENT_CHANGES, MAX_UPDATE_MANAGERS};
 pub use conflict::ConflictError;
+pub use csa::{
+    KUBECTL_CLIENT_SIDE_APPLY, UpgradeError, find_fields_owners, upgrade_managed_fields,
+};
 pub use entry::{Entry, EntryError, entries, entries_or_none, fields_v1_value, set_entries};
 pub use error::Error;
 pub use identity::{ManagerId, Operation};

@@ -63,6 +63,20 @@ impl TypeResolver {
         }
     }
 
+    /// Types from OpenAPI documents (merge several with [`Document::merge`]), such as those
+    /// a cluster serves (`kubectl get --raw /openapi/v3/apis/apps/v1`), converted as the API
+    /// server converts its own.
+    ///
+    /// [`Document::merge`]: smd_schema::openapi::Document::merge
+    pub fn from_openapi(
+        document: &smd_schema::openapi::Document,
+    ) -> Result<TypeResolver, smd_schema::openapi::Error> {
+        Ok(TypeResolver::new(
+            Arc::new(document.to_schema()?),
+            document.gvk_index(),
+        ))
+    }
+
     /// The deduced type for every object (Go's `NewDeducedTypeConverter`): maps are
     /// granular, lists atomic, nothing is refused.
     pub fn deduced() -> TypeResolver {
