@@ -53,6 +53,7 @@ mod pipeline;
 mod reset;
 mod reset_table;
 mod scale;
+mod scale_object;
 mod time;
 mod types;
 mod validate;
@@ -73,6 +74,7 @@ pub use reset::{
     ReplicasPaths, ResetFields, custom_resource_replicas_paths, kubernetes_replicas_paths,
 };
 pub use scale::{SCALE_API_VERSION, ScaleHandler};
+pub use scale_object::scale_object;
 pub use time::{TimeError, Timestamp};
 pub use types::{TypeResolver, TypingError};
 pub use validate::{MAX_MANAGER_LENGTH, Request, validate_manager};
