@@ -306,6 +306,29 @@ metadata:
     }
 
     #[test]
+    fn nulls_and_odd_values_round_trip_as_go() {
+        // Unstructured.GetManagedFields then SetManagedFields (META/unstructured/unstructured.go:
+        // 452-492): a null field reads as empty; a non-object fieldsV1 is kept as written (it
+        // fails later, in decoding); the zero time is written as null (META/time.go:162-166).
+        let obj = object(
+            r#"{metadata: {managedFields: [{manager: null, operation: Update, fieldsV1: null,
+                time: "0001-01-01T00:00:00Z"}, {fieldsV1: x}]}}"#,
+        );
+        let read = entries(&obj).unwrap().unwrap();
+        assert_eq!(read[0].manager, "");
+        assert_eq!(read[0].fields_v1, None);
+        assert_eq!(read[1].fields_v1.as_deref(), Some(&b"\"x\""[..]));
+        let mut out = object("{}");
+        set_entries(&mut out, Some(&read)).unwrap();
+        assert_eq!(
+            out,
+            object(
+                r#"{metadata: {managedFields: [{operation: Update, time: null}, {fieldsV1: x}]}}"#
+            )
+        );
+    }
+
+    #[test]
     fn write_in_struct_order() {
         let mut obj = object("{kind: ConfigMap}");
         let entry = Entry {
