@@ -124,37 +124,48 @@ fn entry_from_value(item: &Value) -> Result<Entry, String> {
 /// fieldsV1, subresource`), empty ones left out, and `fieldsV1` as a JSON object in the order
 /// of its bytes. Fails when a `fieldsV1` is not JSON.
 pub fn set_entries(object: &mut Value, entries: Option<&[Entry]>) -> Result<(), EntryError> {
+    let items = entries
+        .map(|entries| {
+            entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    entry_to_value(e, None).map_err(|reason| EntryError::new(Some(i), reason))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    set_entry_values(object, items)
+}
+
+/// [`set_entries`] with the entries already made values.
+pub(crate) fn set_entry_values(
+    object: &mut Value,
+    items: Option<Vec<Value>>,
+) -> Result<(), EntryError> {
     let Some(object) = object.as_map_mut() else {
         return Err(EntryError::new(None, "the object is not a map"));
     };
-    let Some(entries) = entries else {
+    let Some(items) = items else {
         if let Some(Value::Map(meta)) = object.get_mut("metadata") {
             meta.remove("managedFields");
         }
         return Ok(());
     };
-    let items = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| entry_to_value(e).map_err(|reason| EntryError::new(Some(i), reason)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let meta = match object.get_mut("metadata") {
-        Some(Value::Map(meta)) => meta,
-        Some(Value::Null) | None => {
-            object.insert("metadata", Value::Map(Map::new()));
-            match object.get_mut("metadata") {
-                Some(Value::Map(meta)) => meta,
-                _ => return Err(EntryError::new(None, "metadata is not a map")),
-            }
-        }
-        // Go's SetNestedField fails and the error is dropped: nothing is written.
-        Some(_) => return Ok(()),
-    };
-    meta.insert("managedFields", Value::List(items));
+    if matches!(object.get("metadata"), None | Some(Value::Null)) {
+        object.insert("metadata", Value::Map(Map::new()));
+    }
+    // Go's SetNestedField fails on a metadata that is not a map, and the error is dropped:
+    // nothing is written.
+    if let Some(Value::Map(meta)) = object.get_mut("metadata") {
+        meta.insert("managedFields", Value::List(items));
+    }
     Ok(())
 }
 
-fn entry_to_value(entry: &Entry) -> Result<Value, String> {
+/// The entry as an object's list item; `fields` (the `fieldsV1` value, when the caller has it
+/// already) replaces reading the entry's bytes.
+pub(crate) fn entry_to_value(entry: &Entry, fields: Option<Value>) -> Result<Value, String> {
     let mut map = Map::with_capacity(7);
     let mut text = |key: &str, value: &str| {
         if !value.is_empty() {
@@ -176,7 +187,9 @@ fn entry_to_value(entry: &Entry) -> Result<Value, String> {
     if !entry.fields_type.is_empty() {
         map.insert("fieldsType", Value::from(entry.fields_type.as_str()));
     }
-    if let Some(bytes) = &entry.fields_v1 {
+    if let Some(fields) = fields {
+        map.insert("fieldsV1", fields);
+    } else if let Some(bytes) = &entry.fields_v1 {
         let value = if bytes.is_empty() {
             Value::Null
         } else {

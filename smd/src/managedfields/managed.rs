@@ -2,11 +2,12 @@
 //! (`IN/managedfields.go`: `DecodeManagedFields`, `encodeManagedFields` and the sort of
 //! stored entries).
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use smd_fieldpath::{ManagedFields, Set, VersionedSet};
+use smd_fieldpath::{ManagedFields, Set, Value, VersionedSet};
 
-use super::entry::Entry;
+use super::entry::{Entry, entry_to_value, fields_v1_value};
 use super::identity::{ManagerId, Operation};
 use super::time::Timestamp;
 
@@ -111,29 +112,64 @@ impl Managed {
     /// its name, operation and subresource from its identity, its apiVersion from its set,
     /// `Apply` when the set was applied, and its time when it has one.
     pub fn encode(&self) -> Result<Option<Vec<Entry>>, smd_fieldpath::Error> {
-        if self.fields.is_empty() {
+        let Some(entries) = self.sorted_entries() else {
             return Ok(None);
+        };
+        entries
+            .into_iter()
+            .map(|(mut entry, set)| {
+                entry.fields_v1 = Some(set.to_fields_v1()?);
+                Ok(entry)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    /// [`Managed::encode`] as the list items of an object, each `fieldsV1` made from its set
+    /// directly.
+    pub(crate) fn encode_values(&self) -> Result<Option<Vec<Value>>, String> {
+        let Some(entries) = self.sorted_entries() else {
+            return Ok(None);
+        };
+        entries
+            .into_iter()
+            .map(|(entry, set)| {
+                let fields = fields_v1_value(set).map_err(|e| e.to_string())?;
+                entry_to_value(&entry, Some(fields))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    /// The entries without their `fieldsV1`, sorted, each with its set.
+    fn sorted_entries(&self) -> Option<Vec<(Entry, &Set)>> {
+        if self.fields.is_empty() {
+            return None;
         }
-        let mut entries = Vec::with_capacity(self.fields.len());
-        for (key, set) in self.fields.iter() {
-            let id = ManagerId::from_key(key).unwrap_or_default();
-            let operation = if set.applied() {
-                Operation::Apply.as_str().to_owned()
-            } else {
-                id.operation
-            };
-            entries.push(Entry {
-                manager: id.manager,
-                operation,
-                api_version: set.api_version().to_owned(),
-                time: self.times.get(key).copied(),
-                fields_type: "FieldsV1".to_owned(),
-                fields_v1: Some(set.set().to_fields_v1()?),
-                subresource: id.subresource,
-            });
-        }
-        sort_entries(&mut entries);
-        Ok(Some(entries))
+        let mut entries: Vec<(Entry, &Set)> = self
+            .fields
+            .iter()
+            .map(|(key, set)| {
+                let id = ManagerId::from_key(key).unwrap_or_default();
+                let operation = if set.applied() {
+                    Operation::Apply.as_str().to_owned()
+                } else {
+                    id.operation
+                };
+                let entry = Entry {
+                    manager: id.manager,
+                    operation,
+                    api_version: set.api_version().to_owned(),
+                    time: self.times.get(key).copied(),
+                    fields_type: "FieldsV1".to_owned(),
+                    fields_v1: None,
+                    subresource: id.subresource,
+                };
+                (entry, set.set())
+            })
+            .collect();
+        entries.sort_by(|p, q| order(&p.0, &q.0));
+        Some(entries)
     }
 }
 
@@ -142,16 +178,18 @@ impl Managed {
 /// Unix seconds (no time counts as 0), then by manager, apiVersion and subresource, byte-wise.
 /// Go's sort is not stable; entries equal in all five keys keep their order here.
 pub fn sort_entries(entries: &mut [Entry]) {
-    entries.sort_by(|p, q| {
-        let secs = |e: &Entry| e.time.map_or(0, Timestamp::unix);
-        p.operation
-            .as_bytes()
-            .cmp(q.operation.as_bytes())
-            .then_with(|| secs(p).cmp(&secs(q)))
-            .then_with(|| p.manager.as_bytes().cmp(q.manager.as_bytes()))
-            .then_with(|| p.api_version.as_bytes().cmp(q.api_version.as_bytes()))
-            .then_with(|| p.subresource.as_bytes().cmp(q.subresource.as_bytes()))
-    });
+    entries.sort_by(order);
+}
+
+fn order(p: &Entry, q: &Entry) -> Ordering {
+    let secs = |e: &Entry| e.time.map_or(0, Timestamp::unix);
+    p.operation
+        .as_bytes()
+        .cmp(q.operation.as_bytes())
+        .then_with(|| secs(p).cmp(&secs(q)))
+        .then_with(|| p.manager.as_bytes().cmp(q.manager.as_bytes()))
+        .then_with(|| p.api_version.as_bytes().cmp(q.api_version.as_bytes()))
+        .then_with(|| p.subresource.as_bytes().cmp(q.subresource.as_bytes()))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use smd_schema::gvk::GroupVersionKind;
 
 use super::cap::MAX_UPDATE_MANAGERS;
 use super::conflict::ConflictError;
-use super::entry::{Entry, entries_or_none, set_entries};
+use super::entry::{Entry, entries_or_none, set_entries, set_entry_values};
 use super::error::Error;
 use super::managed::Managed;
 use super::object::{group_version, new_object};
@@ -193,11 +193,11 @@ fn ensure_map(object: &Value, what: &str) -> Result<(), Error> {
 
 /// `EncodeObjectManagedFields`: the entries, or no key when no manager is left.
 fn store(object: &mut Value, managed: &Managed) -> Result<(), Error> {
-    let entries = managed.encode().map_err(|e| {
+    let items = managed.encode_values().map_err(|e| {
         Error::internal(format!(
             "failed to encode managed fields: failed to convert back managed fields to API: {e}"
         ))
     })?;
-    set_entries(object, entries.as_deref())
+    set_entry_values(object, items)
         .map_err(|e| Error::internal(format!("failed to encode managed fields: {e}")))
 }
