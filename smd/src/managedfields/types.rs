@@ -48,7 +48,7 @@ impl TypeResolver {
         EMBEDDED
             .get_or_init(|| {
                 TypeResolver::new(
-                    Arc::new(smd_schema::kubernetes::v1_37().clone()),
+                    smd_schema::kubernetes::v1_37_shared(),
                     smd_schema::kubernetes::v1_37_gvk().clone(),
                 )
             })
