@@ -4,7 +4,8 @@
 //!
 //! A [`FieldManager`] serves one kind (and subresource) as `NewDefaultFieldManager` builds it.
 //! Objects are [`Value`](smd_fieldpath::Value)s as the API server reads them (JSON numbers:
-//! integers that fit are ints); their types come from a [`TypeResolver`] (the embedded
+//! integers that fit are ints; [`normalize_numbers`] makes a YAML manifest's `1.0` the `1` the
+//! server reads); their types come from a [`TypeResolver`] (the embedded
 //! Kubernetes 1.37 schema, your own, CRDs); the time each call stamps is the `now` you pass.
 //!
 //! ```
@@ -69,6 +70,7 @@ pub use identity::{ManagerId, Operation};
 pub use last_applied::LAST_APPLIED_ANNOTATION;
 pub use managed::{DecodeError, Managed, sort_entries};
 pub use manager::FieldManager;
+pub use object::normalize_numbers;
 pub use pipeline::BEFORE_FIRST_APPLY;
 pub use reset::{
     ReplicasPaths, ResetFields, custom_resource_replicas_paths, kubernetes_replicas_paths,

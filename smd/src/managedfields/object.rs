@@ -108,3 +108,34 @@ pub(crate) fn set_annotations(object: &mut Value, annotations: Option<Vec<(Strin
         meta.insert("annotations", Value::Map(map));
     }
 }
+
+/// Makes `value`'s numbers what the API server makes of an apply patch, which it reads as
+/// YAML, writes as JSON and decodes again (`k8s.io/apimachinery/pkg/util/yaml.Unmarshal`): a
+/// float whose Go JSON text (shortest digits, no exponent below 1e21) reads as an int64
+/// becomes that int, so `1.0` is `1` and `1e3` is `1000`, while `1.5`, `1e21` and
+/// `-9223372036854775808.0` (written `-9223372036854776000`) stay floats.
+///
+/// ```
+/// use smd::fieldpath::{yaml, Value};
+/// let mut v = yaml::from_str("{a: 1.0, b: [1e3, 1.5, -0.0], c: 1e21, d: -9223372036854775808.0}").unwrap();
+/// smd::managedfields::normalize_numbers(&mut v);
+/// let m = v.as_map().unwrap();
+/// assert!(matches!(m.get("a"), Some(Value::Int(1))));
+/// assert!(matches!(m.get("c"), Some(Value::Float(_))));
+/// assert!(matches!(m.get("d"), Some(Value::Float(_))));
+/// let b = m.get("b").unwrap().as_list().unwrap();
+/// assert!(matches!(b, [Value::Int(1000), Value::Float(_), Value::Int(0)]));
+/// ```
+pub fn normalize_numbers(value: &mut Value) {
+    match value {
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e21 => {
+            // Go's `strconv.FormatFloat(f, 'f', -1, 64)` is Rust's shortest display.
+            if let Ok(i) = f.to_string().parse::<i64>() {
+                *value = Value::Int(i);
+            }
+        }
+        Value::List(items) => items.iter_mut().for_each(normalize_numbers),
+        Value::Map(map) => map.iter_mut().for_each(|(_, v)| normalize_numbers(v)),
+        _ => {}
+    }
+}
