@@ -57,6 +57,17 @@ impl FieldManager {
         }
     }
 
+    /// The field manager of a built-in endpoint of Kubernetes 1.37: the embedded schema, and
+    /// the reset fields of `kind` through `subresource` (empty for the main resource) from the
+    /// registry strategies ([`ResetFields::kubernetes`]). For `scale`, pass the kind of the
+    /// Scale object (`autoscaling/v1` `Scale`), which resets nothing.
+    pub fn kubernetes(kind: GroupVersionKind, subresource: &str) -> FieldManager {
+        let reset = ResetFields::kubernetes(&kind.group, &kind.kind, subresource);
+        FieldManager::new(TypeResolver::kubernetes(), kind)
+            .with_subresource(subresource)
+            .with_reset_fields(&reset)
+    }
+
     /// This field manager for `subresource` (`status`, `scale`): its managers are distinct
     /// from the main resource's, and an update keeps the live object's managedFields whatever
     /// the request holds.

@@ -10,26 +10,31 @@
 //!
 //! ```
 //! use smd::fieldpath::yaml;
-//! use smd::managedfields::{FieldManager, Timestamp, TypeResolver};
+//! use smd::managedfields::{FieldManager, Timestamp, entries};
 //! use smd_schema::gvk::GroupVersionKind;
 //!
-//! let deployments = FieldManager::new(TypeResolver::kubernetes(), GroupVersionKind::new("apps", "v1", "Deployment"));
+//! let deployments = FieldManager::kubernetes(GroupVersionKind::new("apps", "v1", "Deployment"), "");
+//! // As `kubectl get -o yaml --show-managed-fields` prints it: the autoscaler owns the replicas.
 //! let live = yaml::from_str(r#"
 //! apiVersion: apps/v1
 //! kind: Deployment
 //! metadata:
 //!   name: web
 //!   managedFields:
-//!   - {manager: hpa, operation: Update, apiVersion: apps/v1, time: "2024-05-01T10:00:00Z", fieldsType: FieldsV1, fieldsV1: {f:spec: {f:replicas: {}}}}
+//!   - {manager: hpa, operation: Update, apiVersion: apps/v1, time: "2024-05-01T10:00:00Z",
+//!      fieldsType: FieldsV1, fieldsV1: {f:spec: {f:replicas: {}}}}
 //! spec: {replicas: 5}
-//! "#).unwrap();
-//! let manifest = yaml::from_str("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 3}}").unwrap();
-//! let now = Timestamp::parse("2024-05-02T09:00:00Z").unwrap();
+//! "#)?;
+//! let manifest = yaml::from_str("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 3}}")?;
+//! let now = Timestamp::parse("2024-05-02T09:00:00Z")?;
 //! let err = deployments.apply(&live, &manifest, "kubectl", false, now).unwrap_err();
 //! assert_eq!(err.to_string(), r#"Apply failed with 1 conflict: conflict with "hpa" using apps/v1: .spec.replicas"#);
-//! let applied = deployments.apply(&live, &manifest, "kubectl", true, now).unwrap();
-//! let entries = smd::managedfields::entries(&applied).unwrap().unwrap();
-//! assert_eq!((entries[0].manager.as_str(), entries[0].operation.as_str()), ("kubectl", "Apply"));
+//! // Forced, kubectl takes the field; the autoscaler, left with nothing, loses its entry.
+//! let applied = deployments.apply(&live, &manifest, "kubectl", true, now)?;
+//! let owners: Vec<_> = entries(&applied)?.unwrap_or_default().into_iter()
+//!     .map(|e| (e.manager, e.operation, e.time)).collect();
+//! assert_eq!(owners, [("kubectl".to_owned(), "Apply".to_owned(), Some(now))]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The parts, each after its Go file: [`Entry`] and [`entries`]/[`set_entries`] (the wire
