@@ -3,11 +3,14 @@
 //! * [`fieldpath`]: values, paths, field sets and their `fieldsV1` wire format;
 //! * [`typed`]: values paired with their schema type: validate, field sets, compare, merge,
 //!   remove and extract, reconcile;
-//! * [`merge`]: the Updater: apply and update per manager, with conflicts.
+//! * [`merge`]: the Updater: apply and update per manager, with conflicts;
+//! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
+//!   manager identity and times, the cap of Update managers, reset fields, scale.
 
 #![deny(missing_docs)]
 
 pub use smd_fieldpath as fieldpath;
 
+pub mod managedfields;
 pub mod merge;
 pub mod typed;

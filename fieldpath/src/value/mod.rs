@@ -20,8 +20,9 @@ mod serde_impl;
 mod text;
 
 pub use serde_impl::FROM_JSON_MAX_DEPTH;
+pub use text::is_go_printable;
 #[allow(unused_imports)] // used by the path and conflict writers
-pub(crate) use text::{is_go_printable, write_go_float, write_go_quoted};
+pub(crate) use text::{write_go_float, write_go_quoted};
 
 use indexmap::IndexMap;
 use std::sync::Arc;

@@ -67,8 +67,15 @@ pub(crate) fn write_go_float(out: &mut String, f: f64) {
     out.push_str(float::go_v(f).as_str());
 }
 
-/// Whether Go's `strconv.IsPrint` accepts `c`, so that `%q` keeps it as it is.
-pub(crate) fn is_go_printable(c: char) -> bool {
+/// Whether Go's `strconv.IsPrint` (the same as `unicode.IsPrint`) accepts `c`, so that `%q`
+/// keeps it as it is. The API server refuses manager names with other characters.
+///
+/// ```
+/// use smd_fieldpath::value::is_go_printable;
+/// assert!(is_go_printable('a') && is_go_printable(' ') && is_go_printable('é'));
+/// assert!(!is_go_printable('\u{0}') && !is_go_printable('\u{3000}'));
+/// ```
+pub fn is_go_printable(c: char) -> bool {
     let c = u32::from(c);
     if c < 0x100 {
         // Latin-1: ASCII from space to `~`, and U+00A1..=U+00FF except the soft hyphen.

@@ -26,7 +26,7 @@
 
 mod compact;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::Schema;
 use crate::gvk::GvkIndex;
@@ -40,17 +40,26 @@ pub const V1_37_SCHEMA_JSON: &str = include_str!("v1_37.schema.json");
 /// The group/version/kind index the Go generator writes, as JSON.
 pub const V1_37_GVK_JSON: &str = include_str!("v1_37.gvk.json");
 
-fn embedded() -> &'static (Schema, GvkIndex) {
-    static EMBEDDED: OnceLock<(Schema, GvkIndex)> = OnceLock::new();
+fn embedded() -> &'static (Arc<Schema>, GvkIndex) {
+    static EMBEDDED: OnceLock<(Arc<Schema>, GvkIndex)> = OnceLock::new();
     // The bytes are built with the crate and a test decodes them: an empty schema here would
     // be a build defect, never an input's fault.
-    EMBEDDED.get_or_init(|| compact::decode(COMPACT).unwrap_or_default())
+    EMBEDDED.get_or_init(|| {
+        let (schema, index) = compact::decode(COMPACT).unwrap_or_default();
+        (Arc::new(schema), index)
+    })
 }
 
 /// The built-in Kubernetes 1.37 schema, decoded on first use (a few milliseconds) and
 /// shared by every thread.
 pub fn v1_37() -> &'static Schema {
     &embedded().0
+}
+
+/// [`v1_37`] as a shared handle, for values typed by it (`smd`'s typed values hold an
+/// `Arc<Schema>`), without copying the schema.
+pub fn v1_37_shared() -> Arc<Schema> {
+    embedded().0.clone()
 }
 
 /// The group/version/kind → type index of the built-in Kubernetes 1.37 types.

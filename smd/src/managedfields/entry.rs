@@ -1,0 +1,412 @@
+//! The entries of `metadata.managedFields`, read from and written to an object as the API
+//! server reads and writes an unstructured object's (`Unstructured.GetManagedFields` and
+//! `SetManagedFields`, `META/unstructured/unstructured.go:452-492`).
+
+use smd_fieldpath::{Map, PathElement, Set, Value};
+
+use super::gojson;
+use super::time::Timestamp;
+
+/// One entry of `metadata.managedFields` (Go's `metav1.ManagedFieldsEntry`), as stored: the
+/// texts are kept as they are so that decoding can refuse what Go refuses.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Entry {
+    /// Who wrote the fields (`kubectl`, `kube-controller-manager`).
+    pub manager: String,
+    /// `Apply` or `Update` (anything else fails decoding).
+    pub operation: String,
+    /// The version of the resource the field set is expressed in (`apps/v1`).
+    pub api_version: String,
+    /// When the entry last changed, to the second.
+    pub time: Option<Timestamp>,
+    /// The format of `fields_v1`: `FieldsV1`.
+    pub fields_type: String,
+    /// The field set, as `fieldsV1` JSON bytes; `None` reads as the empty set.
+    pub fields_v1: Option<Vec<u8>>,
+    /// The subresource written through (`status`, `scale`); empty for the main resource.
+    pub subresource: String,
+}
+
+/// Why the API server reads an object's `metadata.managedFields` as absent: Go's
+/// `GetManagedFields` returns nil for the whole list when any part is malformed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("metadata.managedFields{}: {reason}", index.map(|i| format!("[{i}]")).unwrap_or_default())]
+pub struct EntryError {
+    index: Option<usize>,
+    reason: String,
+}
+
+impl EntryError {
+    fn new(index: Option<usize>, reason: impl Into<String>) -> EntryError {
+        EntryError {
+            index,
+            reason: reason.into(),
+        }
+    }
+
+    /// The position of the malformed entry, when one is at fault.
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+}
+
+/// The managedFields of `object`: `Ok(None)` when absent or null, the entries otherwise
+/// (`Some(vec![])` for an empty list, which is not the same as none). A malformed list is an
+/// error here; the API server reads it as absent ([`entries_or_none`]).
+pub fn entries(object: &Value) -> Result<Option<Vec<Entry>>, EntryError> {
+    let Some(meta) = object.as_map().and_then(|m| m.get("metadata")) else {
+        return Ok(None);
+    };
+    let meta = match meta {
+        Value::Map(m) => m,
+        Value::Null => return Ok(None),
+        _ => return Err(EntryError::new(None, "metadata is not a map")),
+    };
+    let items = match meta.get("managedFields") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::List(items)) => items,
+        Some(_) => return Err(EntryError::new(None, "not a list")),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| entry_from_value(item).map_err(|e| EntryError::new(Some(i), e)))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The managedFields of `object` as the API server reads them: a malformed list reads as
+/// absent (Go's `GetManagedFields` returns nil).
+pub fn entries_or_none(object: &Value) -> Option<Vec<Entry>> {
+    entries(object).ok().flatten()
+}
+
+fn entry_from_value(item: &Value) -> Result<Entry, String> {
+    let Value::Map(map) = item else {
+        return Err("not a map".to_owned());
+    };
+    let text = |key: &str| -> Result<String, String> {
+        match map.get(key) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(format!("{key}: expected a string, got {other}")),
+        }
+    };
+    let time = match map.get("time") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(Timestamp::parse(s).map_err(|e| format!("time: {e}"))?),
+        Some(other) => return Err(format!("time: expected a string, got {other}")),
+    };
+    let fields_v1 = match map.get("fieldsV1") {
+        None | Some(Value::Null) => None,
+        // Go's converter marshals the value with encoding/json and hands the bytes to
+        // FieldsV1.UnmarshalJSON, which keeps them whatever they are.
+        Some(v) => {
+            let mut out = String::new();
+            gojson::write_value(&mut out, v).map_err(|e| format!("fieldsV1: {e}"))?;
+            Some(out.into_bytes())
+        }
+    };
+    Ok(Entry {
+        manager: text("manager")?,
+        operation: text("operation")?,
+        api_version: text("apiVersion")?,
+        time,
+        fields_type: text("fieldsType")?,
+        fields_v1,
+        subresource: text("subresource")?,
+    })
+}
+
+/// Sets `metadata.managedFields` of `object` to `entries`, or removes the key for `None`
+/// (Go's `SetManagedFields`; `metadata` is created when missing). Each entry is written with
+/// its keys in the order of Go's struct (`manager, operation, apiVersion, time, fieldsType,
+/// fieldsV1, subresource`), empty ones left out, and `fieldsV1` as a JSON object in the order
+/// of its bytes. Fails when a `fieldsV1` is not JSON.
+pub fn set_entries(object: &mut Value, entries: Option<&[Entry]>) -> Result<(), EntryError> {
+    let items = entries
+        .map(|entries| {
+            entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    entry_to_value(e, None).map_err(|reason| EntryError::new(Some(i), reason))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    set_entry_values(object, items)
+}
+
+/// [`set_entries`] with the entries already made values.
+pub(crate) fn set_entry_values(
+    object: &mut Value,
+    items: Option<Vec<Value>>,
+) -> Result<(), EntryError> {
+    let Some(object) = object.as_map_mut() else {
+        return Err(EntryError::new(None, "the object is not a map"));
+    };
+    let Some(items) = items else {
+        if let Some(Value::Map(meta)) = object.get_mut("metadata") {
+            meta.remove("managedFields");
+        }
+        return Ok(());
+    };
+    if matches!(object.get("metadata"), None | Some(Value::Null)) {
+        object.insert("metadata", Value::Map(Map::new()));
+    }
+    // Go's SetNestedField fails on a metadata that is not a map, and the error is dropped:
+    // nothing is written.
+    if let Some(Value::Map(meta)) = object.get_mut("metadata") {
+        meta.insert("managedFields", Value::List(items));
+    }
+    Ok(())
+}
+
+/// The entry as an object's list item; `fields` (the `fieldsV1` value, when the caller has it
+/// already) replaces reading the entry's bytes.
+pub(crate) fn entry_to_value(entry: &Entry, fields: Option<Value>) -> Result<Value, String> {
+    let mut map = Map::with_capacity(7);
+    let mut text = |key: &str, value: &str| {
+        if !value.is_empty() {
+            map.insert(key, Value::from(value));
+        }
+    };
+    text("manager", &entry.manager);
+    text("operation", &entry.operation);
+    text("apiVersion", &entry.api_version);
+    if let Some(time) = entry.time {
+        // metav1.Time marshals the zero time as null.
+        let value = if time.is_go_zero() {
+            Value::Null
+        } else {
+            Value::from(time.to_string())
+        };
+        map.insert("time", value);
+    }
+    if !entry.fields_type.is_empty() {
+        map.insert("fieldsType", Value::from(entry.fields_type.as_str()));
+    }
+    if let Some(fields) = fields {
+        map.insert("fieldsV1", fields);
+    } else if let Some(bytes) = &entry.fields_v1 {
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            let text = std::str::from_utf8(bytes).map_err(|_| "fieldsV1 is not UTF-8")?;
+            Value::from_json(text).map_err(|e| format!("fieldsV1: {e}"))?
+        };
+        map.insert("fieldsV1", value);
+    }
+    if !entry.subresource.is_empty() {
+        map.insert("subresource", Value::from(entry.subresource.as_str()));
+    }
+    Ok(Value::Map(map))
+}
+
+/// A set as the `fieldsV1` value of an object (the JSON object [`Set::to_fields_v1`] writes).
+pub fn fields_v1_value(set: &Set) -> Result<Value, smd_fieldpath::Error> {
+    let mut map = Map::new();
+    write_node(set, false, &mut map)?;
+    Ok(Value::Map(map))
+}
+
+fn write_node(set: &Set, member: bool, out: &mut Map) -> Result<(), smd_fieldpath::Error> {
+    let children: Vec<(&PathElement, &Set)> = set.children().collect();
+    if member && !(set.members().is_empty() && children.is_empty()) {
+        out.insert(".", Value::Map(Map::new()));
+    }
+    let (mut m, mut c) = (0, 0);
+    let members = set.members();
+    loop {
+        let order = match (members.get(m), children.get(c)) {
+            (None, None) => break,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some(a), Some((b, _))) => a.compare(b),
+        };
+        if order == std::cmp::Ordering::Less {
+            out.insert(key(&members[m])?, Value::Map(Map::new()));
+            m += 1;
+            continue;
+        }
+        let (element, child) = children[c];
+        c += 1;
+        let is_member = order == std::cmp::Ordering::Equal;
+        if is_member {
+            m += 1;
+        }
+        let mut node = Map::new();
+        write_node(child, is_member, &mut node)?;
+        out.insert(key(element)?, Value::Map(node));
+    }
+    Ok(())
+}
+
+fn key(element: &PathElement) -> Result<String, smd_fieldpath::Error> {
+    let bytes = element.to_fields_v1()?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use smd_fieldpath::yaml;
+
+    fn object(text: &str) -> Value {
+        yaml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn read_entries() {
+        let obj = object(
+            r#"
+metadata:
+  managedFields:
+  - manager: kubectl
+    operation: Apply
+    apiVersion: apps/v1
+    time: "2024-01-01T01:00:00.9+01:00"
+    fieldsType: FieldsV1
+    fieldsV1: {f:spec: {f:replicas: {}}, f:metadata: {}}
+    unknown: 1
+"#,
+        );
+        let entries = entries(&obj).unwrap().unwrap();
+        assert_eq!(entries.len(), 1);
+        let e = &entries[0];
+        assert_eq!(
+            (
+                e.manager.as_str(),
+                e.operation.as_str(),
+                e.api_version.as_str()
+            ),
+            ("kubectl", "Apply", "apps/v1")
+        );
+        assert_eq!(e.time.unwrap().to_string(), "2024-01-01T00:00:00Z");
+        // Re-serialised by encoding/json: keys sorted.
+        assert_eq!(
+            e.fields_v1.as_deref().unwrap(),
+            br#"{"f:metadata":{},"f:spec":{"f:replicas":{}}}"#
+        );
+    }
+
+    #[test]
+    fn absent_empty_and_malformed() {
+        assert_eq!(entries(&object("{}")).unwrap(), None);
+        assert_eq!(
+            entries(&object("metadata: {managedFields: null}")).unwrap(),
+            None
+        );
+        assert_eq!(
+            entries(&object("metadata: {managedFields: []}")).unwrap(),
+            Some(vec![])
+        );
+        // META/unstructured/unstructured.go:452-477: any malformed item gives nil for the list.
+        for bad in [
+            "metadata: {managedFields: x}",
+            "metadata: {managedFields: [1]}",
+            "metadata: {managedFields: [{manager: 1}]}",
+            "metadata: {managedFields: [{}, {time: yesterday}]}",
+        ] {
+            assert!(entries(&object(bad)).is_err(), "{bad}");
+            assert_eq!(entries_or_none(&object(bad)), None, "{bad}");
+        }
+        let err = entries(&object("metadata: {managedFields: [{}, {time: 5}]}")).unwrap_err();
+        assert_eq!(err.index(), Some(1));
+    }
+
+    #[test]
+    fn nulls_and_odd_values_round_trip_as_go() {
+        // Unstructured.GetManagedFields then SetManagedFields (META/unstructured/unstructured.go:
+        // 452-492): a null field reads as empty; a non-object fieldsV1 is kept as written (it
+        // fails later, in decoding); the zero time is written as null (META/time.go:162-166).
+        let obj = object(
+            r#"{metadata: {managedFields: [{manager: null, operation: Update, fieldsV1: null,
+                time: "0001-01-01T00:00:00Z"}, {fieldsV1: x}]}}"#,
+        );
+        let read = entries(&obj).unwrap().unwrap();
+        assert_eq!(read[0].manager, "");
+        assert_eq!(read[0].fields_v1, None);
+        assert_eq!(read[1].fields_v1.as_deref(), Some(&b"\"x\""[..]));
+        let mut out = object("{}");
+        set_entries(&mut out, Some(&read)).unwrap();
+        assert_eq!(
+            out,
+            object(
+                r#"{metadata: {managedFields: [{operation: Update, time: null}, {fieldsV1: x}]}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn write_in_struct_order() {
+        let mut obj = object("{kind: ConfigMap}");
+        let entry = Entry {
+            manager: "m".into(),
+            operation: "Update".into(),
+            api_version: "v1".into(),
+            time: Some(Timestamp::from_unix(0)),
+            fields_type: "FieldsV1".into(),
+            fields_v1: Some(br#"{"f:data":{"f:b":{},"f:a":{}}}"#.to_vec()),
+            subresource: String::new(),
+        };
+        set_entries(&mut obj, Some(&[entry])).unwrap();
+        let item = &obj
+            .as_map()
+            .unwrap()
+            .get("metadata")
+            .unwrap()
+            .as_map()
+            .unwrap()
+            .get("managedFields")
+            .unwrap()
+            .as_list()
+            .unwrap()[0];
+        let keys: Vec<&str> = item.as_map().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "manager",
+                "operation",
+                "apiVersion",
+                "time",
+                "fieldsType",
+                "fieldsV1"
+            ]
+        );
+        let fields = item
+            .as_map()
+            .unwrap()
+            .get("fieldsV1")
+            .unwrap()
+            .as_map()
+            .unwrap();
+        let inner: Vec<&str> = fields
+            .get("f:data")
+            .unwrap()
+            .as_map()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(inner, ["f:b", "f:a"]);
+        set_entries(&mut obj, None).unwrap();
+        assert_eq!(obj, object("{kind: ConfigMap, metadata: {}}"));
+    }
+
+    #[test]
+    fn set_as_value_matches_bytes() {
+        let set = Set::from_fields_v1(
+            br#"{"f:spec":{".":{},"f:a":{},"f:list":{"k:{\"name\":\"x\"}":{".":{},"f:v":{}}}},"f:z":{}}"#,
+        )
+        .unwrap();
+        let value = fields_v1_value(&set).unwrap();
+        let bytes = set.to_fields_v1().unwrap();
+        assert_eq!(
+            value,
+            Value::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap()
+        );
+    }
+}
