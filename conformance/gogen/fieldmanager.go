@@ -1063,13 +1063,18 @@ func (st *fmState) scale(now time.Time, step fmStep) (*stepOutcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
+		// A changed object comes back unstructured (TypedToObject); a no-op
+		// apply returns a copy of the live Scale.
+		switch o := obj.(type) {
+		case *autoscalingv1.Scale:
+			newScale = o
+		case *unstructured.Unstructured:
+			newScale = &autoscalingv1.Scale{}
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, newScale); err != nil {
+				return nil, err
+			}
+		default:
 			return nil, genErrorf("internal: Apply returned a %T", obj)
-		}
-		newScale = &autoscalingv1.Scale{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, newScale); err != nil {
-			return nil, err
 		}
 	} else {
 		manager := managerOrUserAgent(step.manager, step.userAgent)
