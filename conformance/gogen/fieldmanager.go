@@ -60,6 +60,10 @@ const fmUID = "00000000-0000-4000-8000-000000000001"
 
 const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
+// decodePatchPrefix starts the refusal of an apply patch that does not
+// decode (patch.go applyPatchToCurrentObject).
+const decodePatchPrefix = "error decoding patch: "
+
 // --- the endpoints ---------------------------------------------------------
 
 // fmResets is a reset table: subresource ("" for the main resource) ->
@@ -428,7 +432,13 @@ func decodeFieldManagerOp(op string, c *spec) (func() (any, error), error) {
 		return nil, unknownOp(c, "fieldmanager", op)
 	}
 	// UpdateNoErrors and GetManagedFields log what they swallow.
-	klogOnce.Do(func() { klog.SetLogger(logr.Discard()) })
+	// Times read from managedFields are kept in time.Local (metav1.Time's
+	// UnmarshalJSON), and some error texts print them: make that UTC so
+	// that goldens do not depend on the machine's time zone.
+	klogOnce.Do(func() {
+		klog.SetLogger(logr.Discard())
+		time.Local = time.UTC
+	})
 	fc := &fmCase{}
 	raw, err := c.need("resource")
 	if err != nil {
@@ -718,7 +728,7 @@ func (st *fmState) step(k int, step fmStep) (any, error) {
 // causes; any other error is a 500 with no reason, as ErrorToAPIStatus
 // makes it).
 func fmErrorResult(err error) jObject {
-	out := jObject{"error": typedErrorNode(err)}
+	out := jObject{"error": fmErrorNode(err)}
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		s := status.Status()
@@ -728,8 +738,11 @@ func fmErrorResult(err error) jObject {
 		}
 		if s.Details != nil && len(s.Details.Causes) > 0 {
 			causes := append([]metav1.StatusCause(nil), s.Details.Causes...)
-			// Go lists the causes of different managers in map order.
-			sort.SliceStable(causes, func(i, j int) bool { return causes[i].Message < causes[j].Message })
+			if s.Reason == metav1.StatusReasonConflict {
+				// Go lists the conflicts of different managers in map
+				// order; each manager's paths keep their order.
+				sort.SliceStable(causes, func(i, j int) bool { return causes[i].Message < causes[j].Message })
+			}
 			list := make([]any, len(causes))
 			for i, c := range causes {
 				list[i] = jObject{"type": string(c.Type), "message": c.Message, "field": c.Field}
@@ -741,6 +754,28 @@ func fmErrorResult(err error) jObject {
 	}
 	return out
 }
+
+// fmErrorNode is {message, stable} as for kind typed (typing errors cut
+// after "got"), with {prefix: true} when stable is only the start of what
+// smd must say: after "error decoding patch: " come the YAML or JSON
+// decoder's words, and after "error decoding versioned set from " Go's %v
+// rendering of a ManagedFieldsEntry.
+func fmErrorNode(err error) jObject {
+	node := typedErrorNode(err)
+	msg := node["message"].(string)
+	for _, marker := range []string{decodePatchPrefix, versionedSetMarker} {
+		if i := strings.Index(msg, marker); i >= 0 {
+			node["stable"] = msg[:i+len(marker)]
+			node["prefix"] = true
+			break
+		}
+	}
+	return node
+}
+
+// versionedSetMarker precedes Go's rendering of an entry that does not
+// decode (managedfields/internal/managedfields.go decodeVersionedSet).
+const versionedSetMarker = "error decoding versioned set from "
 
 // scriptClock rewrites every time the step stamped (at or after the wall
 // clock's second when the step began) to the step's scripted time, and
@@ -944,7 +979,7 @@ func (st *fmState) apply(now time.Time, step fmStep) (*stepOutcome, error) {
 	}
 	patch := &unstructured.Unstructured{Object: map[string]any{}}
 	if err := utilyaml.Unmarshal([]byte(step.object.text), &patch.Object); err != nil {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		return nil, apierrors.NewBadRequest(decodePatchPrefix + err.Error())
 	}
 	fm, err := st.c.endpoint.fieldManager(step.subresource)
 	if err != nil {
@@ -1009,7 +1044,7 @@ func (st *fmState) update(now time.Time, step fmStep) (*stepOutcome, error) {
 	}
 	out := &stepOutcome{stored: st.finish(u, step.subresource, now)}
 	if updateErr != nil {
-		out.extra = jObject{"managedFieldsError": typedErrorNode(updateErr)}
+		out.extra = jObject{"managedFieldsError": fmErrorNode(updateErr)}
 	}
 	return out, nil
 }
@@ -1057,7 +1092,7 @@ func (st *fmState) scale(now time.Time, step fmStep) (*stepOutcome, error) {
 	if step.op == "apply" {
 		patch := &unstructured.Unstructured{Object: map[string]any{}}
 		if err := utilyaml.Unmarshal([]byte(step.object.text), &patch.Object); err != nil {
-			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+			return nil, apierrors.NewBadRequest(decodePatchPrefix + err.Error())
 		}
 		obj, err := fm.Apply(oldScale.DeepCopy(), patch, step.manager, step.force)
 		if err != nil {
@@ -1087,7 +1122,7 @@ func (st *fmState) scale(now time.Time, step fmStep) (*stepOutcome, error) {
 			return nil, genErrorf("internal: UpdateNoErrors returned a %T", obj)
 		}
 		if updateErr != nil {
-			extra = jObject{"managedFieldsError": typedErrorNode(updateErr)}
+			extra = jObject{"managedFieldsError": fmErrorNode(updateErr)}
 		}
 	}
 	if e.crd != nil && newScale.Spec.Replicas == invalidSpecReplicas {
@@ -1217,7 +1252,7 @@ func (st *fmState) csaUpgrade(now time.Time, step fmStep) (*stepOutcome, error) 
 	}
 	extra := jObject{"patch": patchTree}
 	if updateErr != nil {
-		extra["managedFieldsError"] = typedErrorNode(updateErr)
+		extra["managedFieldsError"] = fmErrorNode(updateErr)
 	}
 	return &stepOutcome{stored: st.finish(u, "", now), extra: extra}, nil
 }
