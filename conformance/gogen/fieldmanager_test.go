@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The reset fields and scale paths gogen gives the built-in endpoints (read
@@ -108,5 +111,78 @@ func TestPrefixFromUserAgent(t *testing.T) {
 		if got := prefixFromUserAgent(in); got != want {
 			t.Errorf("prefixFromUserAgent(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The notes' [derive] on custom resources (docs/managedfields-notes.md §2.4):
+// an unstructured object holds each entry's fieldsV1 as a map, so the stored
+// JSON (encoding/json) has its keys sorted by bytes, unlike SMD's Set.ToJSON
+// order, which the API server writes for built-in kinds. With ports 80 and
+// 443 as keys, SMD writes 80 first (numbers compare as numbers), the stored
+// CR 443 first.
+func TestCRManagedFieldsStoredAsMaps(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gates.example.com}
+spec:
+  group: example.com
+  names: {kind: Gate, plural: gates}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port]
+                items: {type: object, required: [port], properties: {port: {type: integer}}}
+`
+	crds, err := loadCRDs("test", []string{crd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := crdEndpointFor("test", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gate"}, crds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, err := e.fieldManager("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := &unstructured.Unstructured{}
+	if err := json.Unmarshal([]byte(`{"apiVersion":"example.com/v1","kind":"Gate","metadata":{"name":"g","namespace":"default"},"spec":{"ports":[{"port":80},{"port":443}]}}`), &patch.Object); err != nil {
+		t.Fatal(err)
+	}
+	live, _ := fakeCreater{}.New(e.gvk)
+	out, err := fm.Apply(live, patch, "kubectl", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := json.Marshal(out.(*unstructured.Unstructured).Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStored := `"fieldsV1":{"f:spec":{"f:ports":{"k:{\"port\":443}":{".":{},"f:port":{}},"k:{\"port\":80}":{".":{},"f:port":{}}}}}`
+	if !strings.Contains(string(stored), wantStored) {
+		t.Errorf("stored CR: %s\nwant it to contain %s", stored, wantStored)
+	}
+	set, err := parseSet(out.(*unstructured.Unstructured).GetManagedFields()[0].FieldsV1.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	smdText, err := toJSON(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"f:spec":{"f:ports":{"k:{\"port\":80}":{".":{},"f:port":{}},"k:{\"port\":443}":{".":{},"f:port":{}}}}}`; smdText != want {
+		t.Errorf("SMD order: %s, want %s", smdText, want)
 	}
 }
