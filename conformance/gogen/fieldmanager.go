@@ -627,6 +627,9 @@ func (fc *fmCase) run() (any, error) {
 			return nil, genErrorf("%s: %v", fc.live.where, err)
 		}
 		st.stored = &unstructured.Unstructured{Object: m}
+		if st.stored.GroupVersionKind() != fc.endpoint.gvk {
+			return nil, genErrorf("%s: the stored object must be a %s", fc.live.where, fc.endpoint.gvk)
+		}
 		if err := checkInputTimes(fc.live.where, st.stored, fmT0.Add(time.Second)); err != nil {
 			return nil, err
 		}
