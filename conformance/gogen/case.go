@@ -20,15 +20,16 @@ const defaultReplays = 32
 type decoder func(op string, c *spec) (func() (any, error), error)
 
 var kinds = map[string]decoder{
-	"value":       decodeValueOp,
-	"pathElement": decodePathElementOp,
-	"path":        decodePathOp,
-	"fieldset":    decodeFieldsetOp,
-	"updater":     decodeUpdaterOp,
-	"schema":      decodeSchemaOp,
-	"openapi":     decodeOpenAPIOp,
-	"crd":         decodeCRDOp,
-	"typed":       decodeTypedOp,
+	"value":        decodeValueOp,
+	"pathElement":  decodePathElementOp,
+	"path":         decodePathOp,
+	"fieldset":     decodeFieldsetOp,
+	"updater":      decodeUpdaterOp,
+	"schema":       decodeSchemaOp,
+	"openapi":      decodeOpenAPIOp,
+	"crd":          decodeCRDOp,
+	"typed":        decodeTypedOp,
+	"fieldmanager": decodeFieldManagerOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a
