@@ -59,8 +59,15 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
 /// Why `case` cannot be run on this machine, if it cannot: it reads a file of the upstream
 /// module's `internal/testdata` from the Go module cache, and the cache does not hold it.
 pub fn skip_reason(case: &Json) -> Option<String> {
+    if case.get("kind").and_then(Json::as_str) == Some("fieldmanager") {
+        return Some(FIELD_MANAGER_PENDING.to_owned());
+    }
     schema_ops::skip_reason(case)
 }
+
+/// Why the goldens of kind `fieldmanager` are not replayed yet.
+pub const FIELD_MANAGER_PENDING: &str = "kind fieldmanager: the Go generator and its goldens are \
+    in; smd's runner for them (over smd::managedfields) comes next, with issue 6";
 
 /// Why smd knowingly differs from Go for some inputs that are not valid UTF-8.
 const NOT_UTF8: &str = "Go strings are bytes: Go keeps invalid UTF-8 inside string values (and \
