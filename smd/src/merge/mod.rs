@@ -126,15 +126,14 @@ impl Ignore {
             Ignore::Nothing => Ok(set),
             Ignore::Fields(sets) => match sets.get(version) {
                 Some(excluded) => Ok(ExcludeFilter::new(excluded.clone()).filter(&set)),
-                None => Err(Error::Failed(format!(
-                    "no ignored fields are configured for version {version:?} (fields are \
-                     ignored for {})",
-                    {
-                        let mut v: Vec<&String> = sets.keys().collect();
-                        v.sort();
-                        format!("{v:?}")
-                    }
-                ))),
+                None => {
+                    let mut configured: Vec<&String> = sets.keys().collect();
+                    configured.sort();
+                    Err(Error::Failed(format!(
+                        "no ignored fields are configured for version {version:?} (only for \
+                         {configured:?})"
+                    )))
+                }
             },
             Ignore::Filters(filters) => Ok(match filters.get(version) {
                 Some(filter) => filter.filter(&set),
