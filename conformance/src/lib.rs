@@ -10,6 +10,7 @@ mod canonical;
 mod compare;
 mod crd_ops;
 pub mod differential;
+mod fieldmanager_ops;
 mod fieldset;
 mod inputs;
 pub mod openapi_ops;
@@ -48,6 +49,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "crd" => crd_ops::run(op, case),
         "typed" => typed_ops::run(op, case),
         "updater" => updater_ops::run(op, case),
+        "fieldmanager" => fieldmanager_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {
@@ -59,15 +61,8 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
 /// Why `case` cannot be run on this machine, if it cannot: it reads a file of the upstream
 /// module's `internal/testdata` from the Go module cache, and the cache does not hold it.
 pub fn skip_reason(case: &Json) -> Option<String> {
-    if case.get("kind").and_then(Json::as_str) == Some("fieldmanager") {
-        return Some(FIELD_MANAGER_PENDING.to_owned());
-    }
     schema_ops::skip_reason(case)
 }
-
-/// Why the goldens of kind `fieldmanager` are not replayed yet.
-pub const FIELD_MANAGER_PENDING: &str = "kind fieldmanager: the Go generator and its goldens are \
-    in; smd's runner for them (over smd::managedfields) comes next, with issue 6";
 
 /// Why smd knowingly differs from Go for some inputs that are not valid UTF-8.
 const NOT_UTF8: &str = "Go strings are bytes: Go keeps invalid UTF-8 inside string values (and \

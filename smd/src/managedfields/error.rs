@@ -18,9 +18,19 @@ pub enum Error {
     /// applied configuration (HTTP 400).
     #[error("{0}")]
     BadRequest(String),
-    /// The request's options are invalid: an empty or too long manager name (HTTP 422).
+    /// The request's options are invalid: an empty or too long manager name (HTTP 422), with
+    /// one cause per problem.
+    #[error("{message}")]
+    Invalid {
+        /// The whole message.
+        message: String,
+        /// Each problem.
+        causes: Vec<Cause>,
+    },
+    /// The endpoint has no such subresource, or the request needs a stored object and there
+    /// is none (HTTP 404).
     #[error("{0}")]
-    Invalid(String),
+    NotFound(String),
     /// Anything else: an object that does not fit its type, a kind with no type (HTTP 500).
     #[error("{0}")]
     Internal(String),
@@ -32,12 +42,55 @@ impl Error {
         match self {
             Error::Conflict(_) => 409,
             Error::BadRequest(_) => 400,
-            Error::Invalid(_) => 422,
+            Error::Invalid { .. } => 422,
+            Error::NotFound(_) => 404,
             Error::ManagedFields(_) | Error::Internal(_) => 500,
+        }
+    }
+
+    /// The reason of the API server's status (`Conflict`, `Invalid`, `BadRequest`,
+    /// `NotFound`); `None` for a 500, which has none.
+    pub fn reason(&self) -> Option<&'static str> {
+        match self {
+            Error::Conflict(_) => Some("Conflict"),
+            Error::BadRequest(_) => Some("BadRequest"),
+            Error::Invalid { .. } => Some("Invalid"),
+            Error::NotFound(_) => Some("NotFound"),
+            Error::ManagedFields(_) | Error::Internal(_) => None,
+        }
+    }
+
+    /// The `details.causes` of the API server's status: one per conflicting field, one per
+    /// invalid option; none for other errors.
+    pub fn causes(&self) -> Vec<Cause> {
+        match self {
+            Error::Conflict(c) => c
+                .causes()
+                .into_iter()
+                .map(|(message, field)| Cause {
+                    kind: "FieldManagerConflict".to_owned(),
+                    message,
+                    field,
+                })
+                .collect(),
+            Error::Invalid { causes, .. } => causes.clone(),
+            _ => Vec::new(),
         }
     }
 
     pub(crate) fn internal(message: impl Into<String>) -> Error {
         Error::Internal(message.into())
     }
+}
+
+/// One cause of a refusal, as the API server's `StatusCause`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cause {
+    /// `type`: `FieldManagerConflict`, `FieldValueRequired`, `FieldValueTooLong`,
+    /// `FieldValueInvalid`.
+    pub kind: String,
+    /// What is wrong with the field.
+    pub message: String,
+    /// The field: a path like `.spec.replicas`, or an option like `fieldManager`.
+    pub field: String,
 }

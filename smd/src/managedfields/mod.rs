@@ -47,6 +47,7 @@
 mod cap;
 mod conflict;
 mod csa;
+mod endpoint;
 mod entry;
 mod error;
 mod gojson;
@@ -69,13 +70,14 @@ pub use conflict::ConflictError;
 pub use csa::{
     KUBECTL_CLIENT_SIDE_APPLY, UpgradeError, find_fields_owners, upgrade_managed_fields,
 };
+pub use endpoint::{Endpoint, Written};
 pub use entry::{Entry, EntryError, entries, entries_or_none, fields_v1_value, set_entries};
-pub use error::Error;
+pub use error::{Cause, Error};
 pub use identity::{ManagerId, Operation};
 pub use last_applied::LAST_APPLIED_ANNOTATION;
 pub use managed::{DecodeError, Managed, sort_entries};
 pub use manager::FieldManager;
-pub use object::normalize_numbers;
+pub use object::{ReadError, normalize_numbers, read_object};
 pub use pipeline::BEFORE_FIRST_APPLY;
 pub use reset::{
     ReplicasPaths, ResetFields, custom_resource_replicas_paths, kubernetes_replicas_paths,
@@ -84,4 +86,4 @@ pub use scale::{SCALE_API_VERSION, ScaleHandler};
 pub use scale_object::scale_object;
 pub use time::{TimeError, Timestamp};
 pub use types::{TypeResolver, TypingError};
-pub use validate::{MAX_MANAGER_LENGTH, Request, validate_manager};
+pub use validate::{MAX_MANAGER_LENGTH, Request, manager_or_user_agent, validate_manager};

@@ -109,6 +109,48 @@ pub(crate) fn set_annotations(object: &mut Value, annotations: Option<Vec<(Strin
     }
 }
 
+/// Reads a request body or stored object the way the API server reads an apply patch: YAML
+/// (1.1, so `yes` is a boolean) or JSON text, with its numbers made what JSON decoding makes
+/// of them ([`normalize_numbers`]).
+///
+/// ```
+/// let object = smd::managedfields::read_object("{kind: ConfigMap, data: {n: '1'}, spec: {replicas: 2.0}}").unwrap();
+/// assert_eq!(object, smd::fieldpath::yaml::from_str("{kind: ConfigMap, data: {n: '1'}, spec: {replicas: 2}}").unwrap());
+/// ```
+pub fn read_object(text: &str) -> Result<Value, ReadError> {
+    let mut value = smd_fieldpath::yaml::from_str(text)?;
+    match value {
+        // Go decodes `null` into the map it was given, which stays empty.
+        Value::Null => return Ok(Value::Map(Map::new())),
+        Value::Map(_) => {}
+        ref other => {
+            let kind = match other {
+                Value::Bool(_) => "bool",
+                Value::Int(_) | Value::Float(_) => "number",
+                Value::String(_) => "string",
+                _ => "array",
+            };
+            return Err(ReadError::NotAnObject(kind));
+        }
+    }
+    normalize_numbers(&mut value);
+    Ok(value)
+}
+
+/// Why a request body cannot be read as an object.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The text is not YAML or JSON.
+    #[error("{0}")]
+    Syntax(#[from] smd_fieldpath::Error),
+    /// The text holds something other than an object (Go's words for it).
+    #[error(
+        "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {0} into Go value of type map[string]interface {{}}"
+    )]
+    NotAnObject(&'static str),
+}
+
 /// Makes `value`'s numbers what the API server makes of an apply patch, which it reads as
 /// YAML, writes as JSON and decodes again (`k8s.io/apimachinery/pkg/util/yaml.Unmarshal`): a
 /// float whose Go JSON text (shortest digits, no exponent below 1e21) reads as an int64

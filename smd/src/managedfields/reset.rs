@@ -93,6 +93,26 @@ impl ResetFields {
         out
     }
 
+    /// Every reset path of any version, each once (versions in order), as field names: where
+    /// the registry restores the stored object's values after the field manager ran.
+    pub(crate) fn field_paths(&self) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = Vec::new();
+        for set in self.sets.values() {
+            for path in set.iter() {
+                let names: Option<Vec<String>> = path
+                    .iter()
+                    .map(|e| e.as_field().and_then(|n| n.as_str()).map(str::to_owned))
+                    .collect();
+                if let Some(names) = names
+                    && !out.contains(&names)
+                {
+                    out.push(names);
+                }
+            }
+        }
+        out
+    }
+
     /// The filters of the merge.
     pub(crate) fn to_ignore(&self) -> Ignore {
         if self.sets.is_empty() {

@@ -46,7 +46,7 @@ impl ScaleHandler {
     /// parent manager whose set has its version's replicas path, now owning `.spec.replicas`
     /// at `autoscaling/v1`, under the same identity and time; `None` when there is none.
     pub fn to_subresource(&self) -> Result<Option<Vec<Entry>>, Error> {
-        let parent = Managed::decode(&self.parent).map_err(Error::ManagedFields)?;
+        let parent = Managed::decode(&self.parent).map_err(undecodable)?;
         let mut out = Managed::new();
         for (key, set) in parent.fields.iter() {
             let Some(Some(path)) = self.mappings.get(set.api_version()) else {
@@ -73,8 +73,8 @@ impl ScaleHandler {
     /// `.spec.replicas` becomes an owner of the replicas at the handler's group/version, with
     /// the parent's time for that identity (none for a new manager).
     pub fn to_parent(&self, scale: Option<&[Entry]>) -> Result<Option<Vec<Entry>>, Error> {
-        let parent = Managed::decode(&self.parent).map_err(Error::ManagedFields)?;
-        let scale = Managed::decode(scale.unwrap_or_default()).map_err(Error::ManagedFields)?;
+        let parent = Managed::decode(&self.parent).map_err(undecodable)?;
+        let scale = Managed::decode(scale.unwrap_or_default()).map_err(undecodable)?;
         let mut scale_fields: ManagedFields = scale.fields;
         let mut out = Managed::new();
         for (key, set) in parent.fields.iter() {
@@ -144,6 +144,12 @@ fn encode(managed: &Managed) -> Result<Option<Vec<Entry>>, Error> {
     managed
         .encode()
         .map_err(|e| Error::internal(format!("failed to convert back managed fields to API: {e}")))
+}
+
+/// The handler returns the decoding error as it is (`MF/scalehandler.go:64-67`), with no
+/// prefix of its own.
+fn undecodable(e: super::managed::DecodeError) -> Error {
+    Error::internal(e.to_string())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use smd_fieldpath::{Map, Value};
 use super::error::Error;
 use super::object::nested_str;
 use super::scale::SCALE_API_VERSION;
+use super::time::Timestamp;
 
 /// The Scale object of `parent` (a Deployment, ReplicaSet, StatefulSet or
 /// ReplicationController): `metadata` with the parent's name, namespace, uid,
@@ -27,18 +28,7 @@ use super::scale::SCALE_API_VERSION;
 ///     status: {replicas: 0, selector: 'app=x,env in (dev,prod),tier=web'}}").unwrap());
 /// ```
 pub fn scale_object(parent: &Value) -> Result<Value, Error> {
-    let mut meta = Map::new();
-    for key in ["name", "namespace", "uid", "resourceVersion"] {
-        let value = nested_str(parent, &["metadata", key]);
-        if !value.is_empty() {
-            meta.insert(key, Value::from(value));
-        }
-    }
-    let created = get(parent, &["metadata", "creationTimestamp"])
-        .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
-        .cloned()
-        .unwrap_or(Value::Null);
-    meta.insert("creationTimestamp", created);
+    let meta = scale_metadata(parent);
     let mut spec = Map::new();
     if let Some(replicas) = get(parent, &["spec", "replicas"]).filter(|r| r.as_int() != Some(0)) {
         spec.insert("replicas", replicas.clone());
@@ -71,6 +61,25 @@ pub fn scale_object(parent: &Value) -> Result<Value, Error> {
     scale.insert("spec", Value::Map(spec));
     scale.insert("status", Value::Map(status));
     Ok(Value::Map(scale))
+}
+
+/// The Scale's metadata: the parent's name, namespace, uid and resourceVersion, and its
+/// creationTimestamp as `metav1.Time` reads and writes it (RFC 3339 in UTC, `null` when it
+/// is missing or does not parse).
+pub(crate) fn scale_metadata(parent: &Value) -> Map {
+    let mut meta = Map::new();
+    for key in ["name", "namespace", "uid", "resourceVersion"] {
+        let value = nested_str(parent, &["metadata", key]);
+        if !value.is_empty() {
+            meta.insert(key, Value::from(value));
+        }
+    }
+    let created = Timestamp::parse(nested_str(parent, &["metadata", "creationTimestamp"]))
+        .ok()
+        .filter(|t| !t.is_go_zero())
+        .map_or(Value::Null, |t| Value::from(t.to_string()));
+    meta.insert("creationTimestamp", created);
+    meta
 }
 
 /// `metav1.LabelSelectorAsSelector(s).String()`.

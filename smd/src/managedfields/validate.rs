@@ -1,7 +1,7 @@
 //! The checks of the manager name the API server makes before the field manager runs
 //! (`META/validation/validation.go:174-231`, `AS/endpoints/handlers/patch.go:125-129`).
 
-use super::error::Error;
+use super::error::{Cause, Error};
 use super::identity::quote;
 
 /// The most bytes a manager name may have (`FieldManagerMaxLength`).
@@ -35,27 +35,45 @@ pub enum Request {
 ///     fieldManager: Too long: may not be more than 128 bytes");
 /// ```
 pub fn validate_manager(manager: &str, request: Request) -> Result<(), Error> {
-    let mut errors: Vec<String> = Vec::new();
+    let mut causes: Vec<Cause> = Vec::new();
+    let mut cause = |kind: &str, message: String| {
+        causes.push(Cause {
+            kind: kind.to_owned(),
+            message,
+            field: "fieldManager".to_owned(),
+        })
+    };
     if request == Request::Apply && manager.is_empty() {
-        errors.push("fieldManager: Required value: is required for apply patch".to_owned());
+        cause(
+            "FieldValueRequired",
+            "Required value: is required for apply patch".to_owned(),
+        );
     }
     if manager.len() > MAX_MANAGER_LENGTH {
-        errors.push(format!(
-            "fieldManager: Too long: may not be more than {MAX_MANAGER_LENGTH} bytes"
-        ));
+        cause(
+            "FieldValueTooLong",
+            format!("Too long: may not be more than {MAX_MANAGER_LENGTH} bytes"),
+        );
     }
     for (at, c) in manager.char_indices() {
         if !smd_fieldpath::value::is_go_printable(c) {
-            errors.push(format!(
-                "fieldManager: Invalid value: {}: invalid character U+{:04X} (at position {at})",
-                quote(manager),
-                u32::from(c)
-            ));
+            cause(
+                "FieldValueInvalid",
+                format!(
+                    "Invalid value: {}: invalid character U+{:04X} (at position {at})",
+                    quote(manager),
+                    u32::from(c)
+                ),
+            );
         }
     }
-    // ErrorList.ToAggregate drops repeated messages.
+    // ErrorList.ToAggregate drops repeated messages; the status keeps every cause.
     let mut seen = std::collections::HashSet::new();
-    errors.retain(|e| seen.insert(e.clone()));
+    let errors: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .filter(|e| seen.insert(e.clone()))
+        .collect();
     let options = match request {
         Request::Create => "CreateOptions",
         Request::Update => "UpdateOptions",
@@ -63,14 +81,46 @@ pub fn validate_manager(manager: &str, request: Request) -> Result<(), Error> {
     };
     match errors.as_slice() {
         [] => Ok(()),
-        [one] => Err(Error::Invalid(format!(
-            "{options}.meta.k8s.io \"\" is invalid: {one}"
-        ))),
-        many => Err(Error::Invalid(format!(
-            "{options}.meta.k8s.io \"\" is invalid: [{}]",
-            many.join(", ")
-        ))),
+        [one] => Err(Error::Invalid {
+            message: format!("{options}.meta.k8s.io \"\" is invalid: {one}"),
+            causes,
+        }),
+        many => Err(Error::Invalid {
+            message: format!(
+                "{options}.meta.k8s.io \"\" is invalid: [{}]",
+                many.join(", ")
+            ),
+            causes,
+        }),
     }
+}
+
+/// The manager of a create, update or non-apply patch that names none: the product of the
+/// `User-Agent` (the part before the first `/`), with characters that are not printable
+/// dropped and cut at 128 bytes (`managerOrUserAgent`, `AS/endpoints/handlers/create.go:259-285`).
+/// An empty result stays empty; the field manager records it as `unknown`.
+///
+/// ```
+/// use smd::managedfields::manager_or_user_agent;
+/// assert_eq!(manager_or_user_agent("", "kubectl/v1.37.0 (linux/amd64)"), "kubectl");
+/// assert_eq!(manager_or_user_agent("hpa", "kubectl/v1.37.0"), "hpa");
+/// ```
+pub fn manager_or_user_agent(manager: &str, user_agent: &str) -> String {
+    if !manager.is_empty() {
+        return manager.to_owned();
+    }
+    let product = user_agent.split('/').next().unwrap_or_default();
+    let mut out = String::new();
+    for c in product.chars() {
+        if !smd_fieldpath::value::is_go_printable(c) {
+            continue;
+        }
+        if out.len() + c.len_utf8() > MAX_MANAGER_LENGTH {
+            break;
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
