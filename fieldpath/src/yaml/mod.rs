@@ -117,6 +117,7 @@
 mod binary;
 mod build;
 mod compat;
+mod emit;
 mod input;
 mod number;
 mod plan;
@@ -128,6 +129,7 @@ mod timestamp;
 use std::fmt;
 
 use crate::{Result, Value};
+pub use emit::to_string;
 use stream::Stream;
 
 /// Reads a YAML text holding one document.

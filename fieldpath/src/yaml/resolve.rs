@@ -257,6 +257,11 @@ fn resolve(text: &str, tag: TagKind) -> Resolved {
     }
 }
 
+/// Whether an untagged plain scalar with this text reads as the string itself.
+pub(super) fn resolves_to_str(text: &str, tag: TagKind) -> bool {
+    matches!(resolve(text, tag), Resolved::Str)
+}
+
 /// yaml.v2's table of exact spellings (`resolve.go:37-47`).
 fn lookup(text: &str) -> Option<Resolved> {
     Some(match text {

@@ -2,12 +2,24 @@
 //!
 //! Every subcommand is a function from its arguments and input to text written on a
 //! `&mut dyn Write`, so tests call it without a process. Exit codes: 0 success, 2 bad input or
-//! usage (as `kubectl diff` uses them); 1 means "findings" (`schema lint` printed warnings,
-//! later: `diff` found changes); 3 is kept for conflicts.
+//! usage (as `kubectl diff` uses them); 1 means "findings" (`diff` found changes, `schema lint`
+//! printed warnings); 3 means an apply would be refused with conflicts. Output is built whole
+//! before it is written: a failing run writes nothing on stdout.
 
+mod apply;
+mod blame;
+mod diff;
+mod endpoints;
+mod fields;
 mod fieldsv1;
 mod input;
+mod objects;
+mod paths;
+mod plan;
+mod render;
 mod schema;
+mod textdiff;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -17,14 +29,77 @@ use std::process::ExitCode;
 /// Kubernetes Server-Side Apply, offline: field ownership, merges and conflicts exactly as the
 /// API server computes them.
 #[derive(Debug, Parser)]
-#[command(name = "smd", version, about, long_about = None)]
+#[command(
+    name = "smd",
+    version,
+    about,
+    long_about = None,
+    after_help = AFTER_HELP,
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// What the top-level help says once: how to start, and what an offline answer cannot know.
+const AFTER_HELP: &str = "\
+Start with: smd diff examples/deployment-hpa/live.yaml examples/deployment-hpa/applied.yaml --manager kubectl
+
+Live objects come from `kubectl get -o yaml --show-managed-fields` (without managedFields smd
+cannot know the owners). Kinds are typed by the embedded Kubernetes 1.37 schema; add custom
+resources with --crd FILE.
+
+What an offline answer cannot know: the API server also defaults fields (a manifest that omits
+`replicas` gets 1), converts between versions (smd compares managers of other apiVersions as if
+the object were theirs), and runs admission webhooks that may change or refuse the object. smd
+answers what the field manager decides, exactly; those steps are outside it.
+
+Exit codes: 0 success (diff: no change), 1 diff: changes, 2 bad input or usage, 3 the API
+server would refuse the apply with conflicts.";
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// What a server-side apply would change, who would own what, and the conflicts.
+    ///
+    /// Prints a kubectl-diff-like diff of the object (the live object against what the API
+    /// server would store), then per manager the fields gained and lost, the fields the apply
+    /// removes and those that stay because another manager owns them, and the conflicts with
+    /// the live and the wanted value of each and the ways out. KUBECTL_EXTERNAL_DIFF is
+    /// honoured for the object diff.
+    ///
+    /// Documents pair up by group, kind, namespace and name; an unmatched manifest is a
+    /// create, an unmatched live object is reported and left alone.
+    ///
+    /// Exit codes: 0 no change, 1 changes, 2 bad input or usage, 3 the apply would be refused
+    /// with conflicts.
+    ///
+    /// Example: smd diff examples/deployment-hpa/live.yaml examples/deployment-hpa/applied.yaml --manager kubectl
+    Diff(diff::DiffArgs),
+    /// The objects the API server would store after a server-side apply, with managedFields.
+    ///
+    /// Keys are sorted as `kubectl get -o yaml` prints them; managedFields entries are in the
+    /// server's order. When any apply would be refused with conflicts, nothing is printed,
+    /// the conflicts go to stderr and the exit code is 3.
+    ///
+    /// Example: smd apply live.yaml manifest.yaml --manager kubectl --now 2026-01-01T00:00:00Z
+    Apply(apply::ApplyArgs),
+    /// An object's YAML with every line annotated by all its owners.
+    ///
+    /// Each line shows the managers (name, operation, subresource, time) whose field sets hold
+    /// that field, inside keyed list items and set members too.
+    ///
+    /// Example: smd blame examples/deployment-hpa/live.yaml
+    Blame(blame::BlameArgs),
+    /// The field sets of an object's managers, as paths or fieldsV1; or their sizes.
+    ///
+    /// Example: smd fields examples/deployment-hpa/live.yaml --manager kubectl
+    Fields(fields::FieldsArgs),
+    /// Check objects against their kinds' schemas and their managedFields against what the
+    /// API server can decode.
+    ///
+    /// Exit codes: 0 every object is valid, 2 some is not (each problem on stderr, with its file,
+    /// document and field path).
+    Validate(validate::ValidateArgs),
     /// Read and write `fieldsV1`, the field-set format of `metadata.managedFields`.
     #[command(name = "fieldsv1", subcommand)]
     FieldsV1(fieldsv1::Command),
@@ -60,12 +135,28 @@ pub(crate) fn run(
         }
     };
     let result = match cli.command {
+        Command::Diff(args) => diff::run(args, out, err).map(|s| match s {
+            diff::DiffStatus::Same => Status::Ok,
+            diff::DiffStatus::Changes => Status::Warnings,
+            diff::DiffStatus::Conflicts => Status::Conflicts,
+        }),
+        Command::Apply(args) => apply::run(args, out, err).map(|c| {
+            if c.0 {
+                Status::Conflicts
+            } else {
+                Status::Ok
+            }
+        }),
+        Command::Blame(args) => blame::run(args, out).map(|()| Status::Ok),
+        Command::Fields(args) => fields::run(args, out).map(|()| Status::Ok),
+        Command::Validate(args) => validate::run(args, out).map(|()| Status::Ok),
         Command::FieldsV1(command) => fieldsv1::run(command, out).map(|()| Status::Ok),
         Command::Schema(command) => schema::run(command, out),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Warnings) => ExitCode::from(1),
+        Ok(Status::Conflicts) => ExitCode::from(3),
         Err(Outcome::BrokenPipe) => ExitCode::SUCCESS,
         Err(Outcome::Failure(Failure(message))) => {
             let _ = writeln!(err, "smd: {message}");
@@ -79,8 +170,10 @@ pub(crate) fn run(
 pub(crate) enum Status {
     /// Done, nothing to report: exit 0.
     Ok,
-    /// Done, and it printed findings (lint warnings): exit 1.
+    /// Done, and it printed findings (lint warnings, diff changes): exit 1.
     Warnings,
+    /// Done: the apply would be refused with conflicts: exit 3.
+    Conflicts,
 }
 
 /// Why a subcommand stopped early.
@@ -126,6 +219,8 @@ mod tests {
             2
         } else if code == ExitCode::from(1) {
             1
+        } else if code == ExitCode::from(3) {
+            3
         } else {
             u8::MAX
         };

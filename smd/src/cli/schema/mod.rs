@@ -4,7 +4,7 @@
 mod convert;
 mod lint;
 mod load;
-mod source;
+pub(crate) mod source;
 mod types;
 
 use super::{Outcome, Status};

@@ -1,0 +1,105 @@
+//! `smd apply`: the objects the API server would store after a server-side apply, with their
+//! managedFields.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use smd::managedfields::Error;
+
+use super::diff::ApplyFlags;
+use super::plan::{self, Refusal};
+use super::render;
+use super::{Failure, Outcome as Stop};
+
+/// The `apply` command's arguments.
+#[derive(Debug, Args)]
+pub(crate) struct ApplyArgs {
+    /// LIVE then APPLIED: the live objects (`kubectl get -o yaml --show-managed-fields`; `-`
+    /// for stdin) and the manifests. With one file, every manifest is a create.
+    #[arg(value_name = "FILE", num_args = 1..=2, required = true)]
+    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) apply: ApplyFlags,
+    /// Output format of the stored objects.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ObjectFormat::Yaml)]
+    pub(crate) output: ObjectFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ObjectFormat {
+    /// YAML documents, keys sorted (as `kubectl get -o yaml`).
+    Yaml,
+    /// JSON: one object, or a `v1` `List` of several.
+    Json,
+}
+
+/// Whether some apply was refused for conflicts.
+pub(crate) struct Conflicted(pub(crate) bool);
+
+pub(crate) fn run(args: ApplyArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Conflicted, Stop> {
+    let (live, applied) = match args.files.as_slice() {
+        [applied] => (None, applied.as_path()),
+        [live, applied] => (Some(live.as_path()), applied.as_path()),
+        _ => return Err(Failure::new("apply takes LIVE and APPLIED, or APPLIED alone").into()),
+    };
+    let request = args.apply.request()?;
+    let planned = plan::plan_files(live, applied, &args.apply.types, request)?;
+    let mut stored = Vec::new();
+    let mut conflicts = Vec::new();
+    for outcome in &planned.outcomes {
+        let origin = &outcome.pair.applied.origin;
+        match &outcome.result {
+            Ok(object) => stored.push(render::sorted(object)),
+            Err(Refusal::Server(e @ Error::Conflict(_))) => conflicts.push(format!("{origin}: {e}")),
+            Err(Refusal::Server(e)) => {
+                return Err(Failure::new(format!(
+                    "{origin}: the API server would refuse this apply ({} {}): {e}",
+                    e.code(),
+                    e.reason().unwrap_or("InternalError")
+                ))
+                .into());
+            }
+            Err(Refusal::Unserved(message)) => return Err(Failure::new(format!("{origin}: {message}")).into()),
+        }
+    }
+    for warning in &planned.warnings {
+        let _ = writeln!(err, "smd: warning: {warning}");
+    }
+    if !conflicts.is_empty() {
+        // Nothing is stored when any apply is refused: the output would be half an answer.
+        for c in &conflicts {
+            let _ = writeln!(err, "smd: {c}");
+        }
+        let _ = writeln!(
+            err,
+            "smd: see `smd diff` for each conflict's values and the ways out, or pass --force-conflicts"
+        );
+        return Ok(Conflicted(true));
+    }
+    for object in &planned.unmatched {
+        let _ = writeln!(err, "smd: {} ({}): no manifest names it; left alone", object.identity(), object.origin);
+    }
+    let text = match args.output {
+        ObjectFormat::Yaml => stored
+            .iter()
+            .map(smd::fieldpath::yaml::to_string)
+            .collect::<Vec<_>>()
+            .join("---\n"),
+        ObjectFormat::Json => {
+            let value = match stored.as_slice() {
+                [one] => render::to_json(one),
+                many => serde_json::json!({
+                    "apiVersion": "v1",
+                    "kind": "List",
+                    "items": many.iter().map(render::to_json).collect::<Vec<_>>(),
+                }),
+            };
+            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(Conflicted(false))
+}

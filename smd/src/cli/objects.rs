@@ -1,0 +1,203 @@
+//! Kubernetes objects read from the command line's files: YAML streams or JSON, `kind: List`
+//! unpacked, each object with where it came from, read the way the API server reads a request
+//! body (`1.0` is the integer 1).
+
+use std::fmt;
+use std::path::PathBuf;
+
+use smd::fieldpath::Value;
+use smd::fieldpath::yaml::Documents;
+use smd::managedfields::normalize_numbers;
+use smd_schema::gvk::GroupVersionKind;
+
+use super::Failure;
+use super::input::{self, Input};
+
+/// Where an object came from: the file (or `<stdin>`), its document, and its item when the
+/// document is a `List`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Origin {
+    pub(crate) file: String,
+    /// 1-based.
+    pub(crate) document: usize,
+    /// 1-based line where the document starts (0: not known, JSON).
+    pub(crate) line: usize,
+    /// 1-based item of a `List` document.
+    pub(crate) item: Option<usize>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: document {}", self.file, self.document)?;
+        if self.line > 0 {
+            write!(f, " (line {})", self.line)?;
+        }
+        if let Some(item) = self.item {
+            write!(f, ", item {item}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One object and its origin.
+#[derive(Debug, Clone)]
+pub(crate) struct Object {
+    pub(crate) origin: Origin,
+    pub(crate) value: Value,
+}
+
+/// What pairs a manifest with its live object: group, kind, namespace and name (the version
+/// may differ: the API server serves every version of a kind).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Identity {
+    pub(crate) group: String,
+    pub(crate) kind: String,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.group.is_empty() {
+            self.kind.clone()
+        } else {
+            format!("{}.{}", self.kind, self.group)
+        };
+        if self.namespace.is_empty() {
+            write!(f, "{kind}/{}", self.name)
+        } else {
+            write!(f, "{kind} {}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+impl Object {
+    pub(crate) fn gvk(&self) -> GroupVersionKind {
+        GroupVersionKind::from_api_version(self.text(&["apiVersion"]), self.text(&["kind"]))
+    }
+
+    /// The string at `path`, or `""`.
+    pub(crate) fn text(&self, path: &[&str]) -> &str {
+        let mut at = &self.value;
+        for key in path {
+            match at.as_map().and_then(|m| m.get(key)) {
+                Some(v) => at = v,
+                None => return "",
+            }
+        }
+        at.as_str().unwrap_or_default()
+    }
+
+    pub(crate) fn identity(&self) -> Identity {
+        let gvk = self.gvk();
+        Identity {
+            group: gvk.group,
+            kind: gvk.kind,
+            namespace: self.text(&["metadata", "namespace"]).to_owned(),
+            name: self.text(&["metadata", "name"]).to_owned(),
+        }
+    }
+}
+
+/// Every object of the inputs at `paths` (`-` or none: stdin), in order.
+pub(crate) fn read_all(paths: &[PathBuf]) -> Result<Vec<Object>, Failure> {
+    let mut out = Vec::new();
+    if paths.is_empty() {
+        out.extend(read(&input::read(None)?)?);
+    }
+    for path in paths {
+        out.extend(read(&input::read(Some(path))?)?);
+    }
+    Ok(out)
+}
+
+/// The objects of one input: a JSON document, or a YAML stream whose empty documents are
+/// skipped. Every object must be a map with `apiVersion` and `kind`.
+pub(crate) fn read(input: &Input) -> Result<Vec<Object>, Failure> {
+    let text = std::str::from_utf8(&input.bytes)
+        .map_err(|e| Failure::new(format!("{}: not UTF-8 text: {e}", input.name)))?;
+    let first = text.trim_start().chars().next();
+    let mut documents: Vec<(usize, Value)> = Vec::new();
+    if first == Some('{') || first == Some('[') {
+        let json: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Failure::new(format!("{}: not valid JSON: {e}", input.name)))?;
+        documents.push((0, Value::from(json)));
+    } else {
+        for document in Documents::new(text) {
+            let document = document.map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
+            documents.push((document.line, document.value));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (line, mut value)) in documents.into_iter().enumerate() {
+        let origin = Origin {
+            file: input.name.clone(),
+            document: i + 1,
+            line,
+            item: None,
+        };
+        if value.is_null() {
+            continue;
+        }
+        normalize_numbers(&mut value);
+        if is_list(&value) {
+            let items = value
+                .as_map()
+                .and_then(|m| m.get("items"))
+                .and_then(Value::as_list)
+                .unwrap_or_default();
+            for (j, item) in items.iter().enumerate() {
+                let origin = Origin {
+                    item: Some(j + 1),
+                    ..origin.clone()
+                };
+                out.push(checked(origin, item.clone())?);
+            }
+        } else {
+            out.push(checked(origin, value)?);
+        }
+    }
+    Ok(out)
+}
+
+/// `kind: List` (or `…List`) with `items`, as `kubectl get` prints several objects.
+fn is_list(value: &Value) -> bool {
+    let Some(map) = value.as_map() else {
+        return false;
+    };
+    map.get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"))
+        && matches!(map.get("items"), Some(Value::List(_)))
+}
+
+fn checked(origin: Origin, value: Value) -> Result<Object, Failure> {
+    let Some(map) = value.as_map() else {
+        return Err(Failure::new(format!(
+            "{origin}: a Kubernetes object must be a map, not {}",
+            kind_word(&value)
+        )));
+    };
+    for key in ["apiVersion", "kind"] {
+        match map.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => {}
+            _ => {
+                return Err(Failure::new(format!(
+                    "{origin}: .{key} is missing: every object needs apiVersion and kind"
+                )));
+            }
+        }
+    }
+    Ok(Object { origin, value })
+}
+
+fn kind_word(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Int(_) | Value::Float(_) => "a number",
+        Value::String(_) => "a string",
+        Value::List(_) => "a list",
+        Value::Map(_) => "a map",
+    }
+}

@@ -1,0 +1,380 @@
+//! What a server-side apply of each manifest would do: manifests paired with live objects,
+//! each pair sent through its kind's endpoint (in parallel across cores, results in input
+//! order), and the consequences worked out for the reports: ownership gained and lost,
+//! fields removed or kept by other owners, conflicts with both values.
+
+use std::collections::BTreeMap;
+
+use smd::fieldpath::{Path, Set, Value};
+use smd::managedfields::{Endpoint, Error, Managed, ManagerId, Operation, Timestamp, entries};
+
+use super::Failure;
+use super::endpoints::Endpoints;
+use super::objects::{Identity, Object};
+use super::paths::value_at;
+
+/// The request every manifest is sent with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Request<'a> {
+    pub(crate) manager: &'a str,
+    pub(crate) force: bool,
+    pub(crate) subresource: &'a str,
+    pub(crate) now: Timestamp,
+    /// Documents processed at once.
+    pub(crate) jobs: usize,
+}
+
+/// A manifest and the live object it applies to (none: a create).
+#[derive(Debug)]
+pub(crate) struct Pair {
+    pub(crate) live: Option<Object>,
+    pub(crate) applied: Object,
+}
+
+/// The manifests paired with live objects by group, kind, namespace and name, in manifest
+/// order; and the live objects no manifest names. A manifest with no namespace pairs with a
+/// live object in `default` when none has no namespace (kubectl's default namespace).
+pub(crate) fn pair(live: Vec<Object>, applied: Vec<Object>) -> Result<(Vec<Pair>, Vec<Object>), Failure> {
+    let mut by_identity: BTreeMap<Identity, Object> = BTreeMap::new();
+    for object in live {
+        let identity = object.identity();
+        if let Some(first) = by_identity.get(&identity) {
+            return Err(Failure::new(format!(
+                "{}: {identity} is also at {}: one live object per identity",
+                object.origin, first.origin
+            )));
+        }
+        by_identity.insert(identity, object);
+    }
+    let mut seen: BTreeMap<Identity, String> = BTreeMap::new();
+    let mut pairs = Vec::new();
+    for object in applied {
+        let identity = object.identity();
+        if let Some(first) = seen.get(&identity) {
+            return Err(Failure::new(format!(
+                "{}: {identity} is also applied at {first}: one manifest per object",
+                object.origin
+            )));
+        }
+        seen.insert(identity.clone(), object.origin.to_string());
+        let mut live = by_identity.remove(&identity);
+        if live.is_none() && identity.namespace.is_empty() {
+            live = by_identity.remove(&Identity {
+                namespace: "default".to_owned(),
+                ..identity
+            });
+        }
+        pairs.push(Pair {
+            live,
+            applied: object,
+        });
+    }
+    Ok((pairs, by_identity.into_values().collect()))
+}
+
+/// What the API server answers to one apply, and what a forced apply would store when it
+/// refuses with conflicts.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub(crate) pair: Pair,
+    /// The stored object, or the refusal (an error that is not the server's: the kind has no
+    /// type, in `Err(Unserved)`).
+    pub(crate) result: Result<Value, Refusal>,
+    /// With conflicts: the object a `--force-conflicts` apply would store.
+    pub(crate) forced: Option<Value>,
+}
+
+/// Why an apply gives no object.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// The API server's refusal.
+    Server(Error),
+    /// smd cannot serve the kind (no type for it).
+    Unserved(String),
+}
+
+/// Sends every pair through its endpoint, in parallel across cores; outcomes in input order.
+pub(crate) fn run(endpoints: &Endpoints<'_>, pairs: Vec<Pair>, request: Request<'_>) -> Vec<Outcome> {
+    let threads = request.jobs.max(1).min(pairs.len().max(1));
+    if threads <= 1 {
+        return pairs
+            .into_iter()
+            .map(|p| one(endpoints, p, request))
+            .collect();
+    }
+    let chunk = pairs.len().div_ceil(threads);
+    let mut chunks: Vec<Vec<Pair>> = Vec::new();
+    let mut pairs = pairs.into_iter().peekable();
+    while pairs.peek().is_some() {
+        chunks.push(pairs.by_ref().take(chunk).collect());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|p| one(endpoints, p, request))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
+    // The endpoint is the live object's (a manifest of another version is refused by the
+    // field manager, as the server refuses it); a create goes to the manifest's.
+    let gvk = pair.live.as_ref().unwrap_or(&pair.applied).gvk();
+    let endpoint = match endpoints.get(&gvk) {
+        Ok(e) => e,
+        Err(message) => {
+            return Outcome {
+                pair,
+                result: Err(Refusal::Unserved(message)),
+                forced: None,
+            };
+        }
+    };
+    let apply = |force: bool| send(endpoint, &pair, request, force);
+    let result = apply(request.force);
+    let forced = match &result {
+        Err(Error::Conflict(_)) => apply(true).ok(),
+        _ => None,
+    };
+    Outcome {
+        result: result.map_err(Refusal::Server),
+        forced,
+        pair,
+    }
+}
+
+fn send(endpoint: &Endpoint, pair: &Pair, request: Request<'_>, force: bool) -> Result<Value, Error> {
+    endpoint.apply(
+        pair.live.as_ref().map(|l| &l.value),
+        &pair.applied.value,
+        request.manager,
+        force,
+        request.subresource,
+        request.now,
+    )
+}
+
+/// One manager's ownership before and after.
+#[derive(Debug, Clone)]
+pub(crate) struct OwnerChange {
+    pub(crate) id: ManagerId,
+    pub(crate) gained: Set,
+    pub(crate) lost: Set,
+    /// The manager has no entry before / after.
+    pub(crate) arrives: bool,
+    pub(crate) leaves: bool,
+}
+
+/// A field this apply stops managing that was in the live object.
+#[derive(Debug, Clone)]
+pub(crate) struct Dropped {
+    pub(crate) path: Path,
+    /// Who still owns it (the field stays); empty: the field is removed.
+    pub(crate) owners: Vec<ManagerId>,
+}
+
+/// One conflict, with both values.
+#[derive(Debug, Clone)]
+pub(crate) struct Conflict {
+    pub(crate) owner: Option<ManagerId>,
+    pub(crate) path: Path,
+    pub(crate) live: Option<Value>,
+    pub(crate) applied: Option<Value>,
+}
+
+/// The managers' sets of an object (none when it has no readable managedFields).
+pub(crate) fn managers(object: &Value) -> Result<Managed, String> {
+    let list = entries(object).map_err(|e| e.to_string())?.unwrap_or_default();
+    Managed::decode(&list).map_err(|e| format!("managedFields[{}]: {e}", e.index()))
+}
+
+/// Each manager whose set changed between `before` and `after`, in the order of their
+/// identities.
+pub(crate) fn owner_changes(before: &Managed, after: &Managed) -> Vec<OwnerChange> {
+    let mut keys: Vec<&str> = before.fields.iter().map(|(k, _)| k).collect();
+    keys.extend(after.fields.iter().map(|(k, _)| k));
+    keys.sort_unstable();
+    keys.dedup();
+    let empty = Set::new();
+    keys.into_iter()
+        .filter_map(|key| {
+            let old = before.fields.get(key).map(|s| s.set());
+            let new = after.fields.get(key).map(|s| s.set());
+            let gained = new.unwrap_or(&empty).difference(old.unwrap_or(&empty));
+            let lost = old.unwrap_or(&empty).difference(new.unwrap_or(&empty));
+            if gained.is_empty() && lost.is_empty() && old.is_some() == new.is_some() {
+                return None;
+            }
+            Some(OwnerChange {
+                id: ManagerId::from_key(key).unwrap_or_default(),
+                gained,
+                lost,
+                arrives: old.is_none(),
+                leaves: new.is_none(),
+            })
+        })
+        .collect()
+}
+
+/// The fields the applier managed before and does not manage now, that the live object had:
+/// removed, or kept because another manager owns them.
+pub(crate) fn dropped(
+    request: &Request<'_>,
+    live: &Value,
+    before: &Managed,
+    after_object: &Value,
+    after: &Managed,
+) -> Vec<Dropped> {
+    let key = ManagerId::new(request.manager, Operation::Apply, "", request.subresource).key();
+    let Some(old) = before.fields.get(&key) else {
+        return Vec::new();
+    };
+    let empty = Set::new();
+    let new = after.fields.get(&key).map_or(&empty, |s| s.set());
+    old.set()
+        .difference(new)
+        .leaves()
+        .iter()
+        .filter(|path| value_at(live, path.elements()).is_some())
+        .map(|path| {
+            let owners = if value_at(after_object, path.elements()).is_some() {
+                after
+                    .fields
+                    .iter()
+                    .filter(|(_, s)| s.set().has(path.elements()))
+                    .filter_map(|(k, _)| ManagerId::from_key(k))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Dropped { path, owners }
+        })
+        .collect()
+}
+
+/// The conflicts of a refusal, with the live and applied values of each field.
+pub(crate) fn conflicts(error: &Error, live: &Value, applied: &Value) -> Vec<Conflict> {
+    let Error::Conflict(c) = error else {
+        return Vec::new();
+    };
+    c.conflicts()
+        .map(|(owner, path)| Conflict {
+            owner,
+            path: path.clone(),
+            live: value_at(live, path.elements()).cloned(),
+            applied: value_at(applied, path.elements()).cloned(),
+        })
+        .collect()
+}
+
+/// Everything a `diff` or `apply` run works out.
+pub(crate) struct Planned {
+    pub(crate) outcomes: Vec<Outcome>,
+    /// Live objects no manifest names: reported, left alone.
+    pub(crate) unmatched: Vec<Object>,
+    /// Live objects with no managedFields (their owners are unknown).
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Reads LIVE (none: every manifest is a create) and APPLIED, pairs them and sends every
+/// manifest through its endpoint.
+pub(crate) fn plan_files(
+    live: Option<&std::path::Path>,
+    applied: &std::path::Path,
+    types: &super::endpoints::TypeArgs,
+    request: Request<'_>,
+) -> Result<Planned, Failure> {
+    let server = super::endpoints::Server::load(types)?;
+    let live_objects = match live {
+        Some(path) => super::objects::read_all(&[path.to_path_buf()])?,
+        None => Vec::new(),
+    };
+    let applied_objects = super::objects::read_all(&[applied.to_path_buf()])?;
+    if applied_objects.is_empty() {
+        return Err(Failure::new(format!(
+            "{}: no object to apply",
+            applied.display()
+        )));
+    }
+    let one_to_one = live_objects.len() == 1 && applied_objects.len() == 1;
+    let (pairs, unmatched) = if one_to_one {
+        // One object on each side: they are meant as a pair, and what does not match is the
+        // server's to refuse.
+        let live = live_objects.into_iter().next();
+        let applied = applied_objects.into_iter().next();
+        match (live, applied) {
+            (Some(live), Some(applied)) => {
+                check_names(&live, &applied)?;
+                (
+                    vec![Pair {
+                        live: Some(live),
+                        applied,
+                    }],
+                    Vec::new(),
+                )
+            }
+            _ => (Vec::new(), Vec::new()),
+        }
+    } else {
+        pair(live_objects, applied_objects)?
+    };
+    let mut warnings = Vec::new();
+    for p in &pairs {
+        if let Some(live) = &p.live {
+            let has = live
+                .value
+                .as_map()
+                .and_then(|m| m.get("metadata"))
+                .and_then(Value::as_map)
+                .is_some_and(|m| m.contains_key("managedFields"));
+            if !has {
+                warnings.push(format!(
+                    "{}: {} has no metadata.managedFields, so smd cannot know who owns its fields \
+                     and the answer may be wrong; export it with `kubectl get -o yaml --show-managed-fields`",
+                    live.origin,
+                    live.identity()
+                ));
+            }
+        }
+    }
+    let mut endpoints = Endpoints::new(&server);
+    for p in &pairs {
+        endpoints.prepare(&p.live.as_ref().unwrap_or(&p.applied).gvk());
+    }
+    let outcomes = run(&endpoints, pairs, request);
+    Ok(Planned {
+        outcomes,
+        unmatched,
+        warnings,
+    })
+}
+
+/// The API server refuses a body whose name or namespace is not the object's
+/// (`AS/endpoints/handlers/rest.go` `checkName`).
+fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
+    let (l, a) = (live.identity(), applied.identity());
+    if a.name != l.name {
+        return Err(Failure::new(format!(
+            "{}: the name of the object ({}) does not match the name on the URL ({}) of {}",
+            applied.origin, a.name, l.name, live.origin
+        )));
+    }
+    if !a.namespace.is_empty() && a.namespace != l.namespace {
+        return Err(Failure::new(format!(
+            "{}: the namespace of the provided object ({}) does not match the namespace sent on the request ({}) of {}",
+            applied.origin, a.namespace, l.namespace, live.origin
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,261 @@
+//! The `smd` binary, run as a user runs it: every subcommand's output is an insta snapshot
+//! (colors on and off), exit codes and the words of refusals are checked.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The workspace root: paths in snapshots are relative to it.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs `smd args` in the workspace root with `stdin`: (exit code, stdout, stderr).
+fn smd_with(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_smd"));
+    command
+        .args(args)
+        .current_dir(root())
+        .env_remove("KUBECTL_EXTERNAL_DIFF")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+fn smd(args: &[&str]) -> (i32, String, String) {
+    smd_with(args, "", &[])
+}
+
+/// Exit code, stdout and stderr as one text for a snapshot.
+fn shown(result: (i32, String, String)) -> String {
+    let (code, out, err) = result;
+    format!("exit: {code}\n--- stdout\n{out}--- stderr\n{err}")
+}
+
+const HPA_LIVE: &str = "examples/deployment-hpa/live.yaml";
+const HPA_APPLIED: &str = "examples/deployment-hpa/applied.yaml";
+const NOW: &str = "2026-06-01T12:00:00Z";
+
+#[test]
+fn diff_shows_the_hpa_conflict_and_exits_3() {
+    let result = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW]);
+    assert_eq!(result.0, 3, "{}", result.2);
+    assert!(
+        result.1.contains(
+            r#"Apply failed with 1 conflict: conflict with "horizontal-pod-autoscaler" with subresource "scale" using apps/v1: .spec.replicas"#
+        ),
+        "{}",
+        result.1
+    );
+    insta::assert_snapshot!("diff-hpa-conflict", shown(result));
+}
+
+#[test]
+fn diff_in_color() {
+    let result = smd(&[
+        "diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--color", "always",
+    ]);
+    assert!(result.1.contains("\x1b[31m-"), "{}", result.1);
+    insta::assert_snapshot!("diff-hpa-color", shown(result));
+}
+
+#[test]
+fn diff_forced_changes_exit_1() {
+    let result = smd(&[
+        "diff", HPA_LIVE, HPA_APPLIED, "--field-manager", "kubectl", "--force-conflicts", "--now", NOW,
+    ]);
+    assert_eq!(result.0, 1, "{}", result.2);
+    insta::assert_snapshot!("diff-hpa-forced", shown(result));
+    // --force is kubectl's old spelling.
+    let old = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--force", "--now", NOW]);
+    assert_eq!(old.0, 1);
+}
+
+#[test]
+fn diff_of_the_live_object_against_itself_exits_0() {
+    // Re-applying exactly what kubectl owns changes nothing.
+    let result = smd(&["diff", HPA_LIVE, HPA_LIVE, "--manager", "kubectl", "--now", NOW]);
+    // The live object carries managedFields, which a manifest may not.
+    assert_eq!(result.0, 2, "{}", result.1);
+    assert!(result.2.contains("metadata.managedFields must be nil"), "{}", result.2);
+    assert!(result.1.is_empty());
+}
+
+#[test]
+fn diff_json_and_yaml_reports() {
+    let json = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "-o", "json"]);
+    assert_eq!(json.0, 3);
+    let report: serde_json::Value = serde_json::from_str(&json.1).unwrap();
+    assert_eq!(report["apiVersion"], "smd/v1");
+    assert_eq!(report["kind"], "DiffReport");
+    assert_eq!(report["items"][0]["conflicts"][0]["path"], ".spec.replicas");
+    assert_eq!(report["items"][0]["conflicts"][0]["live"], 5);
+    assert_eq!(report["items"][0]["conflicts"][0]["applied"], 3);
+    insta::assert_snapshot!("diff-hpa-json", json.1);
+    let yaml = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "-o", "yaml"]);
+    let back = smd::fieldpath::yaml::from_str(&yaml.1).unwrap();
+    assert_eq!(back, smd::fieldpath::Value::from(report));
+}
+
+#[test]
+fn diff_pairs_documents_and_reports_the_unmatched() {
+    let result = smd(&[
+        "diff",
+        "smd/tests/data/configmaps-live.yaml",
+        "smd/tests/data/configmaps.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(result.0, 1, "{}", result.2);
+    insta::assert_snapshot!("diff-pairs", shown(result));
+}
+
+#[test]
+fn diff_reads_live_from_stdin() {
+    let live = std::fs::read_to_string(root().join("smd/tests/data/configmaps-live.yaml")).unwrap();
+    let result = smd_with(
+        &["diff", "-", "smd/tests/data/configmaps.yaml", "--manager", "kubectl", "--now", NOW],
+        &live,
+        &[],
+    );
+    assert_eq!(result.0, 1, "{}", result.2);
+    assert!(result.1.contains("Kept (no longer in the manifest"), "{}", result.1);
+}
+
+#[test]
+fn diff_create_with_one_file() {
+    let result = smd(&["diff", "smd/tests/data/configmaps.yaml", "--manager", "kubectl", "--now", NOW]);
+    assert_eq!(result.0, 1, "{}", result.2);
+    insta::assert_snapshot!("diff-create", shown(result));
+}
+
+#[test]
+fn external_diff_program_is_used() {
+    let result = smd_with(
+        &["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts"],
+        "",
+        &[("KUBECTL_EXTERNAL_DIFF", "diff -u -N")],
+    );
+    assert_eq!(result.0, 1, "{}", result.2);
+    assert!(result.1.contains("-  replicas: 5"), "{}", result.1);
+    assert!(result.1.contains("+  replicas: 3"), "{}", result.1);
+    assert!(result.1.contains("/live/apps.v1.Deployment.default.web"), "{}", result.1);
+}
+
+#[test]
+fn apply_prints_the_stored_object_or_refuses() {
+    let refused = smd(&["apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW]);
+    assert_eq!(refused.0, 3);
+    assert!(refused.1.is_empty(), "nothing half-written: {}", refused.1);
+    insta::assert_snapshot!("apply-refused", shown(refused));
+    let forced = smd(&[
+        "apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts",
+    ]);
+    assert_eq!(forced.0, 0, "{}", forced.2);
+    insta::assert_snapshot!("apply-forced", shown(forced));
+    let json = smd(&[
+        "apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts", "-o",
+        "json",
+    ]);
+    let object: serde_json::Value = serde_json::from_str(&json.1).unwrap();
+    assert_eq!(object["spec"]["replicas"], 3);
+}
+
+#[test]
+fn blame_annotates_every_owned_line() {
+    let result = smd(&["blame", HPA_LIVE, "--color", "never"]);
+    assert_eq!(result.0, 0, "{}", result.2);
+    insta::assert_snapshot!("blame-hpa", shown(result));
+    let colored = smd(&["blame", HPA_LIVE, "--color", "always"]);
+    insta::assert_snapshot!("blame-hpa-color", shown(colored));
+}
+
+#[test]
+fn fields_as_paths_fieldsv1_and_sizes() {
+    insta::assert_snapshot!("fields-paths", shown(smd(&["fields", HPA_LIVE])));
+    insta::assert_snapshot!(
+        "fields-fieldsv1-kubectl",
+        shown(smd(&["fields", HPA_LIVE, "--manager", "kubectl", "-o", "fieldsv1"]))
+    );
+    insta::assert_snapshot!("fields-sizes", shown(smd(&["fields", HPA_LIVE, "--sizes"])));
+}
+
+#[test]
+fn validate_accepts_and_names_each_problem() {
+    let ok = smd(&["validate", HPA_LIVE, HPA_APPLIED]);
+    assert_eq!(ok.0, 0, "{}", ok.2);
+    let bad = smd(&["validate", "smd/tests/data/invalid.yaml"]);
+    assert_eq!(bad.0, 2);
+    assert!(bad.1.is_empty());
+    insta::assert_snapshot!("validate-invalid", shown(bad));
+}
+
+#[test]
+fn refusals_carry_the_api_servers_words() {
+    let cases: [(&str, Vec<&str>); 5] = [
+        (
+            "refuse-managed-fields-in-manifest",
+            vec!["diff", "smd/tests/data/with-managed-fields.yaml", "--manager", "kubectl"],
+        ),
+        ("refuse-empty-manager", vec!["diff", HPA_LIVE, HPA_APPLIED, "--manager", ""]),
+        (
+            "refuse-unknown-kind",
+            vec!["diff", "smd/tests/data/unknown-kind.yaml", "--manager", "kubectl"],
+        ),
+        (
+            "refuse-kind-mismatch",
+            vec!["diff", HPA_LIVE, "smd/tests/data/with-managed-fields.yaml", "--manager", "kubectl"],
+        ),
+        ("refuse-missing-file", vec!["diff", "no/such/file.yaml", "--manager", "kubectl"]),
+    ];
+    for (name, args) in cases {
+        let mut args = args;
+        args.extend(["--now", NOW]);
+        let result = smd(&args);
+        assert_eq!(result.0, 2, "{name}: {}", result.2);
+        assert!(result.1.is_empty(), "{name}: nothing on stdout: {}", result.1);
+        insta::assert_snapshot!(name, shown(result));
+    }
+    let long = "m".repeat(129);
+    let result = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", &long, "--now", NOW]);
+    assert_eq!(result.0, 2);
+    assert!(
+        result
+            .2
+            .contains("fieldManager: Too long: may not be more than 128 bytes"),
+        "{}",
+        result.2
+    );
+}
+
+#[test]
+fn help_teaches() {
+    let (code, out, _) = smd(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("admission webhooks"), "{out}");
+    insta::assert_snapshot!("help", out);
+    let (code, out, _) = smd(&["diff", "--help"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("help-diff", out);
+}
