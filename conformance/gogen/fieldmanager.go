@@ -431,6 +431,16 @@ func decodeFieldManagerOp(op string, c *spec) (func() (any, error), error) {
 	if op != "sequence" {
 		return nil, unknownOp(c, "fieldmanager", op)
 	}
+	fc, err := decodeFMCase(c)
+	if err != nil {
+		return nil, err
+	}
+	return fc.run, nil
+}
+
+// decodeFMCase reads a sequence's resource, crds, live and steps (gogen
+// examples reads the same keys).
+func decodeFMCase(c *spec) (*fmCase, error) {
 	// UpdateNoErrors and GetManagedFields log what they swallow.
 	// Times read from managedFields are kept in time.Local (metav1.Time's
 	// UnmarshalJSON), and some error texts print them: make that UTC so
@@ -500,7 +510,7 @@ func decodeFieldManagerOp(op string, c *spec) (func() (any, error), error) {
 		}
 		fc.steps = append(fc.steps, st)
 	}
-	return fc.run, nil
+	return fc, nil
 }
 
 func decodeFMStep(where string, raw any, e *fmEndpoint) (fmStep, error) {
@@ -617,6 +627,23 @@ type fmState struct {
 }
 
 func (fc *fmCase) run() (any, error) {
+	st, err := fc.begin()
+	if err != nil {
+		return nil, err
+	}
+	steps := []any{}
+	for i, step := range fc.steps {
+		result, err := st.guardedStep(i+1, step)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, result)
+	}
+	return jObject{"steps": steps}, nil
+}
+
+// begin checks the wall clock and stores the case's live object, if any.
+func (fc *fmCase) begin() (*fmState, error) {
 	if now := time.Now(); now.Before(fmT0.Add(24 * time.Hour)) {
 		return nil, genErrorf("the wall clock (%s) must be well past the scripted clock's origin %s (see the README, kind fieldmanager)", now.UTC().Format(time.RFC3339), fmT0.Format(time.RFC3339))
 	}
@@ -634,15 +661,7 @@ func (fc *fmCase) run() (any, error) {
 			return nil, err
 		}
 	}
-	steps := []any{}
-	for i, step := range fc.steps {
-		result, err := st.guardedStep(i+1, step)
-		if err != nil {
-			return nil, err
-		}
-		steps = append(steps, result)
-	}
-	return jObject{"steps": steps}, nil
+	return st, nil
 }
 
 // readServerObject reads an object as the API server reads a request body:

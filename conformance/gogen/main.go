@@ -4,6 +4,7 @@
 //
 //	gogen generate [--scenarios DIR] [--goldens DIR] [--replays N]
 //	gogen serve [--replays N]
+//	gogen examples [--in DIR] [--out DIR] [--replays N]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -22,6 +23,9 @@ const usage = `usage:
       (defaults: ../scenarios and ../goldens, relative to the gogen module directory)
   gogen serve [--replays N]
       read one case per stdin line (JSON), write one result per stdout line
+  gogen examples [--in DIR] [--out DIR] [--replays N]
+      replay every example of IN/sequences.yaml, write OUT/<name>/live.yaml and the results
+      of applying its manifests (defaults: ../../examples, relative to the gogen module directory)
   gogen embed [--out DIR]
       write the Kubernetes v1.37 built-in schema smd embeds
       (default ../../schema/src/kubernetes, relative to the gogen module directory)
@@ -37,6 +41,8 @@ func main() {
 		os.Exit(runGenerate(os.Args[2:]))
 	case "serve":
 		os.Exit(runServe(os.Args[2:]))
+	case "examples":
+		os.Exit(runExamples(os.Args[2:]))
 	case "embed":
 		os.Exit(runEmbed(os.Args[2:]))
 	case "-h", "--help", "help":
@@ -97,6 +103,43 @@ func runServe(args []string) int {
 	}
 	if err := serve(os.Stdin, os.Stdout, *replays); err != nil {
 		fmt.Fprintf(os.Stderr, "gogen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func runExamples(args []string) int {
+	fs := flag.NewFlagSet("examples", flag.ContinueOnError)
+	in := fs.String("in", "", "the examples directory, with sequences.yaml (default ../../examples from the module directory)")
+	out := fs.String("out", "", "where to write (default: the --in directory)")
+	replays := fs.Int("replays", defaultReplays, "replays per example (at least 1); any difference fails it")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *replays < 1 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	if *in == "" {
+		dir, err := moduleDir()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gogen: %v; pass --in\n", err)
+			return 2
+		}
+		*in = filepath.Join(dir, "..", "..", "examples")
+	}
+	if *out == "" {
+		*out = *in
+	}
+	problems, err := generateExamples(examplesOptions{
+		in:      filepath.Clean(*in),
+		out:     filepath.Clean(*out),
+		replays: *replays,
+		log:     os.Stdout,
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gogen: %v\n", err)
+		return 1
+	}
+	if problems > 0 {
+		fmt.Fprintf(os.Stderr, "gogen: %d problem(s); the files of the examples concerned were not written\n", problems)
 		return 1
 	}
 	return 0
