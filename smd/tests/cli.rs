@@ -57,7 +57,15 @@ const NOW: &str = "2026-06-01T12:00:00Z";
 
 #[test]
 fn diff_shows_the_hpa_conflict_and_exits_3() {
-    let result = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW]);
+    let result = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
     assert_eq!(result.0, 3, "{}", result.2);
     assert!(
         result.1.contains(
@@ -72,7 +80,15 @@ fn diff_shows_the_hpa_conflict_and_exits_3() {
 #[test]
 fn diff_in_color() {
     let result = smd(&[
-        "diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--color", "always",
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+        "--color",
+        "always",
     ]);
     assert!(result.1.contains("\x1b[31m-"), "{}", result.1);
     insta::assert_snapshot!("diff-hpa-color", shown(result));
@@ -81,28 +97,66 @@ fn diff_in_color() {
 #[test]
 fn diff_forced_changes_exit_1() {
     let result = smd(&[
-        "diff", HPA_LIVE, HPA_APPLIED, "--field-manager", "kubectl", "--force-conflicts", "--now", NOW,
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--field-manager",
+        "kubectl",
+        "--force-conflicts",
+        "--now",
+        NOW,
     ]);
     assert_eq!(result.0, 1, "{}", result.2);
     insta::assert_snapshot!("diff-hpa-forced", shown(result));
     // --force is kubectl's old spelling.
-    let old = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--force", "--now", NOW]);
+    let old = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--force",
+        "--now",
+        NOW,
+    ]);
     assert_eq!(old.0, 1);
 }
 
 #[test]
 fn diff_of_the_live_object_against_itself_exits_0() {
     // Re-applying exactly what kubectl owns changes nothing.
-    let result = smd(&["diff", HPA_LIVE, HPA_LIVE, "--manager", "kubectl", "--now", NOW]);
+    let result = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_LIVE,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
     // The live object carries managedFields, which a manifest may not.
     assert_eq!(result.0, 2, "{}", result.1);
-    assert!(result.2.contains("metadata.managedFields must be nil"), "{}", result.2);
+    assert!(
+        result.2.contains("metadata.managedFields must be nil"),
+        "{}",
+        result.2
+    );
     assert!(result.1.is_empty());
 }
 
 #[test]
 fn diff_json_and_yaml_reports() {
-    let json = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "-o", "json"]);
+    let json = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ]);
     assert_eq!(json.0, 3);
     let report: serde_json::Value = serde_json::from_str(&json.1).unwrap();
     assert_eq!(report["apiVersion"], "smd/v1");
@@ -111,7 +165,17 @@ fn diff_json_and_yaml_reports() {
     assert_eq!(report["items"][0]["conflicts"][0]["live"], 5);
     assert_eq!(report["items"][0]["conflicts"][0]["applied"], 3);
     insta::assert_snapshot!("diff-hpa-json", json.1);
-    let yaml = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "-o", "yaml"]);
+    let yaml = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+        "-o",
+        "yaml",
+    ]);
     let back = smd::fieldpath::yaml::from_str(&yaml.1).unwrap();
     assert_eq!(back, smd::fieldpath::Value::from(report));
 }
@@ -135,17 +199,36 @@ fn diff_pairs_documents_and_reports_the_unmatched() {
 fn diff_reads_live_from_stdin() {
     let live = std::fs::read_to_string(root().join("smd/tests/data/configmaps-live.yaml")).unwrap();
     let result = smd_with(
-        &["diff", "-", "smd/tests/data/configmaps.yaml", "--manager", "kubectl", "--now", NOW],
+        &[
+            "diff",
+            "-",
+            "smd/tests/data/configmaps.yaml",
+            "--manager",
+            "kubectl",
+            "--now",
+            NOW,
+        ],
         &live,
         &[],
     );
     assert_eq!(result.0, 1, "{}", result.2);
-    assert!(result.1.contains("Kept (no longer in the manifest"), "{}", result.1);
+    assert!(
+        result.1.contains("Kept (no longer in the manifest"),
+        "{}",
+        result.1
+    );
 }
 
 #[test]
 fn diff_create_with_one_file() {
-    let result = smd(&["diff", "smd/tests/data/configmaps.yaml", "--manager", "kubectl", "--now", NOW]);
+    let result = smd(&[
+        "diff",
+        "smd/tests/data/configmaps.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
     assert_eq!(result.0, 1, "{}", result.2);
     insta::assert_snapshot!("diff-create", shown(result));
 }
@@ -153,29 +236,65 @@ fn diff_create_with_one_file() {
 #[test]
 fn external_diff_program_is_used() {
     let result = smd_with(
-        &["diff", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts"],
+        &[
+            "diff",
+            HPA_LIVE,
+            HPA_APPLIED,
+            "--manager",
+            "kubectl",
+            "--now",
+            NOW,
+            "--force-conflicts",
+        ],
         "",
         &[("KUBECTL_EXTERNAL_DIFF", "diff -u -N")],
     );
     assert_eq!(result.0, 1, "{}", result.2);
     assert!(result.1.contains("-  replicas: 5"), "{}", result.1);
     assert!(result.1.contains("+  replicas: 3"), "{}", result.1);
-    assert!(result.1.contains("/live/apps.v1.Deployment.default.web"), "{}", result.1);
+    assert!(
+        result.1.contains("/live/apps.v1.Deployment.default.web"),
+        "{}",
+        result.1
+    );
 }
 
 #[test]
 fn apply_prints_the_stored_object_or_refuses() {
-    let refused = smd(&["apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW]);
+    let refused = smd(&[
+        "apply",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
     assert_eq!(refused.0, 3);
     assert!(refused.1.is_empty(), "nothing half-written: {}", refused.1);
     insta::assert_snapshot!("apply-refused", shown(refused));
     let forced = smd(&[
-        "apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts",
+        "apply",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+        "--force-conflicts",
     ]);
     assert_eq!(forced.0, 0, "{}", forced.2);
     insta::assert_snapshot!("apply-forced", shown(forced));
     let json = smd(&[
-        "apply", HPA_LIVE, HPA_APPLIED, "--manager", "kubectl", "--now", NOW, "--force-conflicts", "-o",
+        "apply",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+        "--force-conflicts",
+        "-o",
         "json",
     ]);
     let object: serde_json::Value = serde_json::from_str(&json.1).unwrap();
@@ -196,7 +315,14 @@ fn fields_as_paths_fieldsv1_and_sizes() {
     insta::assert_snapshot!("fields-paths", shown(smd(&["fields", HPA_LIVE])));
     insta::assert_snapshot!(
         "fields-fieldsv1-kubectl",
-        shown(smd(&["fields", HPA_LIVE, "--manager", "kubectl", "-o", "fieldsv1"]))
+        shown(smd(&[
+            "fields",
+            HPA_LIVE,
+            "--manager",
+            "kubectl",
+            "-o",
+            "fieldsv1"
+        ]))
     );
     insta::assert_snapshot!("fields-sizes", shown(smd(&["fields", HPA_LIVE, "--sizes"])));
 }
@@ -213,32 +339,86 @@ fn validate_accepts_and_names_each_problem() {
 
 #[test]
 fn refusals_carry_the_api_servers_words() {
-    let cases: [(&str, Vec<&str>); 5] = [
+    let cases: [(&str, Vec<&str>); 7] = [
         (
             "refuse-managed-fields-in-manifest",
-            vec!["diff", "smd/tests/data/with-managed-fields.yaml", "--manager", "kubectl"],
+            vec![
+                "diff",
+                "smd/tests/data/with-managed-fields.yaml",
+                "--manager",
+                "kubectl",
+            ],
         ),
-        ("refuse-empty-manager", vec!["diff", HPA_LIVE, HPA_APPLIED, "--manager", ""]),
+        (
+            "refuse-empty-manager",
+            vec!["diff", HPA_LIVE, HPA_APPLIED, "--manager", ""],
+        ),
         (
             "refuse-unknown-kind",
-            vec!["diff", "smd/tests/data/unknown-kind.yaml", "--manager", "kubectl"],
+            vec![
+                "diff",
+                "smd/tests/data/unknown-kind.yaml",
+                "--manager",
+                "kubectl",
+            ],
+        ),
+        (
+            "refuse-name-mismatch",
+            vec![
+                "diff",
+                HPA_LIVE,
+                "smd/tests/data/with-managed-fields.yaml",
+                "--manager",
+                "kubectl",
+            ],
         ),
         (
             "refuse-kind-mismatch",
-            vec!["diff", HPA_LIVE, "smd/tests/data/with-managed-fields.yaml", "--manager", "kubectl"],
+            vec![
+                "diff",
+                HPA_LIVE,
+                "smd/tests/data/configmap-named-web.yaml",
+                "--manager",
+                "kubectl",
+            ],
         ),
-        ("refuse-missing-file", vec!["diff", "no/such/file.yaml", "--manager", "kubectl"]),
+        (
+            "refuse-version-mismatch",
+            vec![
+                "diff",
+                HPA_LIVE,
+                "smd/tests/data/deployment-v1beta2.yaml",
+                "--manager",
+                "kubectl",
+            ],
+        ),
+        (
+            "refuse-missing-file",
+            vec!["diff", "no/such/file.yaml", "--manager", "kubectl"],
+        ),
     ];
     for (name, args) in cases {
         let mut args = args;
         args.extend(["--now", NOW]);
         let result = smd(&args);
         assert_eq!(result.0, 2, "{name}: {}", result.2);
-        assert!(result.1.is_empty(), "{name}: nothing on stdout: {}", result.1);
+        assert!(
+            result.1.is_empty(),
+            "{name}: nothing on stdout: {}",
+            result.1
+        );
         insta::assert_snapshot!(name, shown(result));
     }
     let long = "m".repeat(129);
-    let result = smd(&["diff", HPA_LIVE, HPA_APPLIED, "--manager", &long, "--now", NOW]);
+    let result = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--manager",
+        &long,
+        "--now",
+        NOW,
+    ]);
     assert_eq!(result.0, 2);
     assert!(
         result
@@ -258,4 +438,93 @@ fn help_teaches() {
     let (code, out, _) = smd(&["diff", "--help"]);
     assert_eq!(code, 0);
     insta::assert_snapshot!("help-diff", out);
+}
+
+/// Every manifest of `examples/sequences.yaml`, applied with `smd apply` to its example's live
+/// object, gives what Go's field manager gave (`gogen examples` wrote the result, or checked
+/// the error): the same stored object, or the same refusal.
+#[test]
+fn examples_apply_as_go_applied_them() {
+    use smd::fieldpath::{Value, yaml};
+    let text = std::fs::read_to_string(root().join("examples/sequences.yaml")).unwrap();
+    let spec = yaml::from_str(&text).unwrap();
+    let get = |v: &Value, k: &str| v.as_map().and_then(|m| m.get(k)).cloned();
+    let mut checked = 0;
+    for example in get(&spec, "examples").unwrap().as_list().unwrap() {
+        let name = get(example, "name").unwrap().as_str().unwrap().to_owned();
+        let dir = format!("examples/{name}");
+        let crds: Vec<String> = get(example, "crdFiles")
+            .map(|l| {
+                l.as_list()
+                    .unwrap()
+                    .iter()
+                    .map(|f| format!("{dir}/{}", f.as_str().unwrap()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for apply in get(example, "applies").unwrap().as_list().unwrap() {
+            let manifest = format!(
+                "{dir}/{}",
+                get(apply, "manifest").unwrap().as_str().unwrap()
+            );
+            let manager = get(apply, "manager").unwrap().as_str().unwrap().to_owned();
+            let force = get(apply, "force")
+                .and_then(|f| f.as_bool())
+                .unwrap_or(false);
+            let live = format!("{dir}/live.yaml");
+            // Go applied at the step after the sequence; the result's newest entry time is it.
+            let now = match get(apply, "result") {
+                Some(result) => {
+                    let path = root().join(&dir).join(result.as_str().unwrap());
+                    let object = yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+                    let times = smd::managedfields::entries(&object)
+                        .unwrap()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter_map(|e| e.time)
+                        .max()
+                        .unwrap();
+                    Some((object, times.to_string()))
+                }
+                None => None,
+            };
+            let time = now.as_ref().map_or(NOW.to_owned(), |(_, t)| t.clone());
+            let mut args = vec![
+                "apply",
+                &live,
+                &manifest,
+                "--manager",
+                &manager,
+                "--now",
+                &time,
+            ];
+            if force {
+                args.push("--force-conflicts");
+            }
+            for crd in &crds {
+                args.extend(["--crd", crd]);
+            }
+            let (code, out, err) = smd(&args);
+            match (now, get(apply, "error")) {
+                (Some((expected, _)), _) => {
+                    assert_eq!(code, 0, "{name} {manifest}: {err}");
+                    let ours = yaml::from_str(&out).unwrap();
+                    assert_eq!(
+                        ours, expected,
+                        "{name} {manifest} as {manager}: smd stores\n{out}"
+                    );
+                }
+                (None, Some(error)) => {
+                    assert_eq!(code, 3, "{name} {manifest}: {out}{err}");
+                    assert!(
+                        err.contains(error.as_str().unwrap()),
+                        "{name} {manifest}: Go says {error}, smd: {err}"
+                    );
+                }
+                (None, None) => panic!("{name}: an apply with neither result nor error"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 9, "only {checked} example applies");
 }

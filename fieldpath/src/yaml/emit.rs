@@ -188,8 +188,9 @@ fn is_plain_safe(s: &str) -> bool {
     if s == "<<" || s.starts_with("---") || s.starts_with("...") {
         return false;
     }
-    s.chars()
-        .all(|c| is_printable(c) && !matches!(c, '\t' | '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'))
+    s.chars().all(|c| {
+        is_printable(c) && !matches!(c, '\t' | '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    })
 }
 
 /// Whether `s` can be a literal block: several lines of printable text, the first not starting
@@ -197,9 +198,11 @@ fn is_plain_safe(s: &str) -> bool {
 fn is_block_safe(s: &str) -> bool {
     s.contains('\n')
         && !s.starts_with([' ', '\n'])
-        && s.chars()
-            .all(|c| is_printable(c) && !matches!(c, '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'))
-        && s.split('\n').all(|line| line.is_empty() || !line.trim().is_empty())
+        && s.chars().all(|c| {
+            is_printable(c) && !matches!(c, '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+        })
+        && s.split('\n')
+            .all(|line| line.is_empty() || !line.trim().is_empty())
         && !s.split('\n').any(|l| l.ends_with(' '))
 }
 
@@ -211,7 +214,10 @@ fn write_block(out: &mut String, s: &str, at: usize) {
         1 => "|",
         _ => "|+",
     });
-    for line in s.split('\n').take(body.split('\n').count() + trailing.saturating_sub(1)) {
+    for line in s
+        .split('\n')
+        .take(body.split('\n').count() + trailing.saturating_sub(1))
+    {
         out.push('\n');
         if !line.is_empty() {
             indent(out, at.max(2));
@@ -262,19 +268,71 @@ mod tests {
     #[test]
     fn strings_that_would_read_as_other_values_are_quoted() {
         for s in [
-            "yes", "No", "on", "~", "null", "", "1", "0x1F", "1e3", ".5", "2024-01-01", "-", "- a",
-            "a: b", "a #b", "#c", "*x", "&y", "!z", "|", ">", "'", "\"", "%", "@", "`", " a", "a ",
-            "a\tb", "a\nb", "a\n", "a\n\n", "\n", " x\ny", "a:", "<<", "---", "...", "{x}", "[1]",
-            "a,b", "tab\there", "\u{1}", "\u{feff}", "é", "日本", "x\r\ny", "line \nend",
+            "yes",
+            "No",
+            "on",
+            "~",
+            "null",
+            "",
+            "1",
+            "0x1F",
+            "1e3",
+            ".5",
+            "2024-01-01",
+            "-",
+            "- a",
+            "a: b",
+            "a #b",
+            "#c",
+            "*x",
+            "&y",
+            "!z",
+            "|",
+            ">",
+            "'",
+            "\"",
+            "%",
+            "@",
+            "`",
+            " a",
+            "a ",
+            "a\tb",
+            "a\nb",
+            "a\n",
+            "a\n\n",
+            "\n",
+            " x\ny",
+            "a:",
+            "<<",
+            "---",
+            "...",
+            "{x}",
+            "[1]",
+            "a,b",
+            "tab\there",
+            "\u{1}",
+            "\u{feff}",
+            "é",
+            "日本",
+            "x\r\ny",
+            "line \nend",
         ] {
             let value = Value::String(s.to_owned());
             let written = to_string(&value);
-            assert_eq!(from_str(&written).unwrap(), value, "{s:?} written as {written:?}");
+            assert_eq!(
+                from_str(&written).unwrap(),
+                value,
+                "{s:?} written as {written:?}"
+            );
             let mut map = crate::Map::new();
             map.insert(s, Value::String(s.to_owned()));
             let value = Value::Map(map);
             let written = to_string(&value);
-            assert_eq!(from_str(&written).unwrap(), value, "{s:?} written as {written:?}");
+            assert_eq!(
+                from_str(&written).unwrap(),
+                value,
+                "{s:?} written as {written:?}"
+            );
         }
     }
 

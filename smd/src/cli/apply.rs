@@ -37,7 +37,11 @@ pub(crate) enum ObjectFormat {
 /// Whether some apply was refused for conflicts.
 pub(crate) struct Conflicted(pub(crate) bool);
 
-pub(crate) fn run(args: ApplyArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Conflicted, Stop> {
+pub(crate) fn run(
+    args: ApplyArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Conflicted, Stop> {
     let (live, applied) = match args.files.as_slice() {
         [applied] => (None, applied.as_path()),
         [live, applied] => (Some(live.as_path()), applied.as_path()),
@@ -51,7 +55,9 @@ pub(crate) fn run(args: ApplyArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         let origin = &outcome.pair.applied.origin;
         match &outcome.result {
             Ok(object) => stored.push(render::sorted(object)),
-            Err(Refusal::Server(e @ Error::Conflict(_))) => conflicts.push(format!("{origin}: {e}")),
+            Err(Refusal::Server(e @ Error::Conflict(_))) => {
+                conflicts.push(format!("{origin}: {e}"))
+            }
             Err(Refusal::Server(e)) => {
                 return Err(Failure::new(format!(
                     "{origin}: the API server would refuse this apply ({} {}): {e}",
@@ -60,7 +66,9 @@ pub(crate) fn run(args: ApplyArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
                 ))
                 .into());
             }
-            Err(Refusal::Unserved(message)) => return Err(Failure::new(format!("{origin}: {message}")).into()),
+            Err(Refusal::Unserved(message)) => {
+                return Err(Failure::new(format!("{origin}: {message}")).into());
+            }
         }
     }
     for warning in &planned.warnings {
@@ -78,7 +86,12 @@ pub(crate) fn run(args: ApplyArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         return Ok(Conflicted(true));
     }
     for object in &planned.unmatched {
-        let _ = writeln!(err, "smd: {} ({}): no manifest names it; left alone", object.identity(), object.origin);
+        let _ = writeln!(
+            err,
+            "smd: {} ({}): no manifest names it; left alone",
+            object.identity(),
+            object.origin
+        );
     }
     let text = match args.output {
         ObjectFormat::Yaml => stored

@@ -110,10 +110,7 @@ fn item_element(union: &Set, path: &Path, item: &Value, index: usize) -> PathEle
         node = node.and_then(|n| n.child(e));
     }
     if let Some(node) = node {
-        let candidates = node
-            .members()
-            .iter()
-            .chain(node.children().map(|(e, _)| e));
+        let candidates = node.members().iter().chain(node.children().map(|(e, _)| e));
         for e in candidates {
             if names_item(e, item, index) {
                 return e.clone();
@@ -187,7 +184,11 @@ fn walk_with_lead(
                 let key = key_text(key);
                 if is_nested(v) {
                     start(lines, format!("{key}:"), path.clone());
-                    let child_indent = if matches!(v, Value::List(_)) { indent } else { indent + 2 };
+                    let child_indent = if matches!(v, Value::List(_)) {
+                        indent
+                    } else {
+                        indent + 2
+                    };
                     walk_with_lead(v, path, union, child_indent, None, lines);
                 } else {
                     let mut scalar = scalar_lines(v, indent).into_iter();
@@ -211,7 +212,9 @@ fn walk_with_lead(
                 let element = item_element(union, path, item, i);
                 // The first item of a list that is itself an item shares its `- ` line.
                 let (prefix, outer) = match lead.take() {
-                    Some((outer_prefix, outer_path)) => (format!("{outer_prefix}- "), Some(outer_path)),
+                    Some((outer_prefix, outer_path)) => {
+                        (format!("{outer_prefix}- "), Some(outer_path))
+                    }
                     None => (format!("{}- ", " ".repeat(indent)), None),
                 };
                 path.push(element);
@@ -222,7 +225,14 @@ fn walk_with_lead(
                         // the inner item's own path.
                         item_paths = outer.clone();
                     }
-                    walk_with_lead(item, path, union, indent + 2, Some((prefix, item_paths)), lines);
+                    walk_with_lead(
+                        item,
+                        path,
+                        union,
+                        indent + 2,
+                        Some((prefix, item_paths)),
+                        lines,
+                    );
                 } else {
                     let mut scalar = scalar_lines(item, indent).into_iter();
                     let mut paths = vec![path.clone()];

@@ -10,7 +10,7 @@ use smd::fieldpath::Value;
 use smd::managedfields::{Error, ManagerId, Timestamp};
 
 use super::endpoints::TypeArgs;
-use super::plan::{self, Conflict, Dropped, OwnerChange, Outcome, Refusal, Request};
+use super::plan::{self, Conflict, Dropped, Outcome, OwnerChange, Refusal, Request};
 use super::render::{self, ColorChoice, Paint};
 use super::textdiff;
 use super::{Failure, Outcome as Stop};
@@ -40,7 +40,12 @@ pub(crate) struct DiffArgs {
 #[derive(Debug, Args)]
 pub(crate) struct ApplyFlags {
     /// The field manager applying (kubectl uses `kubectl`; controllers their own name).
-    #[arg(long = "manager", visible_alias = "field-manager", value_name = "NAME", required = true)]
+    #[arg(
+        long = "manager",
+        visible_alias = "field-manager",
+        value_name = "NAME",
+        required = true
+    )]
     pub(crate) manager: String,
     /// Take the fields other managers own instead of failing with conflicts.
     #[arg(long = "force-conflicts", alias = "force")]
@@ -63,8 +68,9 @@ impl ApplyFlags {
     pub(crate) fn request(&self) -> Result<Request<'_>, Failure> {
         let now = match &self.now {
             None => Timestamp::now(),
-            Some(text) => Timestamp::parse(text)
-                .map_err(|e| Failure::new(format!("--now: {e}")))?,
+            Some(text) => {
+                Timestamp::parse(text).map_err(|e| Failure::new(format!("--now: {e}")))?
+            }
         };
         if !matches!(self.subresource.as_str(), "" | "status" | "scale") {
             return Err(Failure::new(format!(
@@ -112,7 +118,11 @@ struct Item<'a> {
     changed: bool,
 }
 
-pub(crate) fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<DiffStatus, Stop> {
+pub(crate) fn run(
+    args: DiffArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<DiffStatus, Stop> {
     let (live, applied) = match args.files.as_slice() {
         [applied] => (None, applied.as_path()),
         [live, applied] => (Some(live.as_path()), applied.as_path()),
@@ -147,7 +157,12 @@ pub(crate) fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> R
                 on: args.color.enabled(),
             };
             for item in &items {
-                text.push_str(&render_item(item, &request, paint, args.show_managed_fields)?);
+                text.push_str(&render_item(
+                    item,
+                    &request,
+                    paint,
+                    args.show_managed_fields,
+                )?);
             }
             for object in &planned.unmatched {
                 text.push_str(&format!(
@@ -191,8 +206,9 @@ fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Fai
         }
     };
     let live_managers = match &pair.live {
-        Some(l) => plan::managers(&l.value)
-            .map_err(|e| Failure::new(format!("{}: {e}", l.origin)))?,
+        Some(l) => {
+            plan::managers(&l.value).map_err(|e| Failure::new(format!("{}: {e}", l.origin)))?
+        }
         None => Default::default(),
     };
     let (owners, dropped) = match &after {
@@ -237,7 +253,11 @@ fn object_name(outcome: &Outcome) -> String {
 
 /// Who a manager is, in words: `"kubectl" (Apply)`, `"hpa" (Update, apps/v1, subresource scale)`.
 pub(crate) fn manager_words(id: &ManagerId) -> String {
-    let mut out = format!("{} ({}", render::inline(&Value::from(id.manager.as_str())), id.operation);
+    let mut out = format!(
+        "{} ({}",
+        render::inline(&Value::from(id.manager.as_str())),
+        id.operation
+    );
     if !id.api_version.is_empty() {
         out.push_str(", ");
         out.push_str(&id.api_version);
@@ -250,7 +270,12 @@ pub(crate) fn manager_words(id: &ManagerId) -> String {
     out
 }
 
-fn render_item(item: &Item<'_>, request: &Request<'_>, paint: Paint, show_managed: bool) -> Result<String, Failure> {
+fn render_item(
+    item: &Item<'_>,
+    request: &Request<'_>,
+    paint: Paint,
+    show_managed: bool,
+) -> Result<String, Failure> {
     let mut out = String::new();
     let name = object_name(item.outcome);
     let pair = &item.outcome.pair;
@@ -276,11 +301,23 @@ fn render_item(item: &Item<'_>, request: &Request<'_>, paint: Paint, show_manage
                 render::yaml(&render::without_managed_fields(v))
             }
         };
-        let old = if creating { String::new() } else { shown(&item.before) };
+        let old = if creating {
+            String::new()
+        } else {
+            shown(&item.before)
+        };
         let new = shown(after);
         let diff = match std::env::var("KUBECTL_EXTERNAL_DIFF") {
-            Ok(program) if !program.trim().is_empty() => external_diff(&program, &name, &old, &new)?,
-            _ => textdiff::unified(&format!("live/{name}"), &old, &format!("merged/{name}"), &new, 3),
+            Ok(program) if !program.trim().is_empty() => {
+                external_diff(&program, &name, &old, &new)?
+            }
+            _ => textdiff::unified(
+                &format!("live/{name}"),
+                &old,
+                &format!("merged/{name}"),
+                &new,
+                3,
+            ),
         };
         if diff.is_empty() {
             out.push_str(&paint.dim("# The object would not change.\n"));
@@ -323,26 +360,45 @@ fn render_item(item: &Item<'_>, request: &Request<'_>, paint: Paint, show_manage
     let (kept, removed): (Vec<&Dropped>, Vec<&Dropped>) =
         item.dropped.iter().partition(|d| !d.owners.is_empty());
     if !removed.is_empty() {
-        out.push_str(&paint.bold("\nRemoved (no longer in the manifest, and no one else owns them):\n"));
+        out.push_str(
+            &paint.bold("\nRemoved (no longer in the manifest, and no one else owns them):\n"),
+        );
         for d in removed {
             out.push_str(&format!("  {} {}\n", paint.red("-"), d.path));
         }
     }
     if !kept.is_empty() {
-        out.push_str(&paint.bold("\nKept (no longer in the manifest, but other managers own them):\n"));
+        out.push_str(
+            &paint.bold("\nKept (no longer in the manifest, but other managers own them):\n"),
+        );
         for d in kept {
             let owners: Vec<String> = d.owners.iter().map(manager_words).collect();
             out.push_str(&format!("  {} (owned by {})\n", d.path, owners.join(", ")));
         }
     }
     if !item.conflicts.is_empty() {
-        out.push_str(&paint.yellow(&paint.bold(&format!("\nConflicts ({}):\n", item.conflicts.len()))));
+        out.push_str(
+            &paint.yellow(&paint.bold(&format!("\nConflicts ({}):\n", item.conflicts.len()))),
+        );
         for c in &item.conflicts {
-            let owner = c.owner.as_ref().map_or_else(|| "an unknown manager".to_owned(), manager_words);
+            let owner = c
+                .owner
+                .as_ref()
+                .map_or_else(|| "an unknown manager".to_owned(), manager_words);
             out.push_str(&format!("  {}\n", paint.bold(&c.path.to_string())));
             out.push_str(&format!("    owned by {owner}\n"));
-            out.push_str(&format!("    live:     {}\n", c.live.as_ref().map_or("(absent)".to_owned(), render::inline)));
-            out.push_str(&format!("    manifest: {}\n", c.applied.as_ref().map_or("(absent)".to_owned(), render::inline)));
+            out.push_str(&format!(
+                "    live:     {}\n",
+                c.live
+                    .as_ref()
+                    .map_or("(absent)".to_owned(), render::inline)
+            ));
+            out.push_str(&format!(
+                "    manifest: {}\n",
+                c.applied
+                    .as_ref()
+                    .map_or("(absent)".to_owned(), render::inline)
+            ));
         }
         out.push_str(&format!(
             "  Ways out:\n    1. take the fields: apply with --force-conflicts ({} then owns them; their owners may change them back)\n    2. give them up: remove them from the manifest and leave them to their owners\n    3. share them: apply the live values, and {} co-owns them\n",
@@ -381,7 +437,8 @@ fn external_diff(program: &str, name: &str, old: &str, new: &str) -> Result<Stri
                 .output()
         });
     let _ = std::fs::remove_dir_all(&base);
-    let output = result.map_err(|e| Failure::new(format!("KUBECTL_EXTERNAL_DIFF={program}: {e}")))?;
+    let output =
+        result.map_err(|e| Failure::new(format!("KUBECTL_EXTERNAL_DIFF={program}: {e}")))?;
     // diff exits 1 when the files differ; only a higher status is a failure.
     if output.status.code().is_none_or(|c| c > 1) {
         return Err(Failure::new(format!(
@@ -394,7 +451,11 @@ fn external_diff(program: &str, name: &str, old: &str, new: &str) -> Result<Stri
 }
 
 /// The report in its versioned shape (docs/cli.md, "smd diff -o json").
-fn report(items: &[Item<'_>], unmatched: &[super::objects::Object], request: &Request<'_>) -> serde_json::Value {
+fn report(
+    items: &[Item<'_>],
+    unmatched: &[super::objects::Object],
+    request: &Request<'_>,
+) -> serde_json::Value {
     let items: Vec<serde_json::Value> = items
         .iter()
         .map(|item| {

@@ -117,15 +117,14 @@ impl Server {
             };
             if text(&["spec", "group"]) == gvk.group && text(&["spec", "names", "kind"]) == gvk.kind
             {
-                return Endpoint::custom_resource(crd, &gvk.version, self.types.clone()).ok_or_else(
-                    || {
+                return Endpoint::custom_resource(crd, &gvk.version, self.types.clone())
+                    .ok_or_else(|| {
                         format!(
                             "CRD {} does not serve version {}",
                             text(&["metadata", "name"]),
                             gvk.version
                         )
-                    },
-                );
+                    });
             }
         }
         Ok(Endpoint::kubernetes_with_types(
@@ -158,10 +157,7 @@ impl Server {
             gvk.kind, self.described
         );
         if same_group.is_empty() {
-            message.push_str(&format!(
-                " (nor any kind of group {:?})",
-                gvk.group
-            ));
+            message.push_str(&format!(" (nor any kind of group {:?})", gvk.group));
         } else {
             const SHOWN: usize = 12;
             message.push_str(&format!(
@@ -173,7 +169,11 @@ impl Server {
                     .cloned()
                     .collect::<Vec<_>>()
                     .join(", "),
-                if same_group.len() > SHOWN { ", …" } else { "" }
+                if same_group.len() > SHOWN {
+                    ", …"
+                } else {
+                    ""
+                }
             ));
         }
         message.push_str(

@@ -140,13 +140,9 @@ pub(crate) fn run(
             diff::DiffStatus::Changes => Status::Warnings,
             diff::DiffStatus::Conflicts => Status::Conflicts,
         }),
-        Command::Apply(args) => apply::run(args, out, err).map(|c| {
-            if c.0 {
-                Status::Conflicts
-            } else {
-                Status::Ok
-            }
-        }),
+        Command::Apply(args) => {
+            apply::run(args, out, err).map(|c| if c.0 { Status::Conflicts } else { Status::Ok })
+        }
         Command::Blame(args) => blame::run(args, out).map(|()| Status::Ok),
         Command::Fields(args) => fields::run(args, out).map(|()| Status::Ok),
         Command::Validate(args) => validate::run(args, out).map(|()| Status::Ok),

@@ -34,7 +34,10 @@ pub(crate) struct Pair {
 /// The manifests paired with live objects by group, kind, namespace and name, in manifest
 /// order; and the live objects no manifest names. A manifest with no namespace pairs with a
 /// live object in `default` when none has no namespace (kubectl's default namespace).
-pub(crate) fn pair(live: Vec<Object>, applied: Vec<Object>) -> Result<(Vec<Pair>, Vec<Object>), Failure> {
+pub(crate) fn pair(
+    live: Vec<Object>,
+    applied: Vec<Object>,
+) -> Result<(Vec<Pair>, Vec<Object>), Failure> {
     let mut by_identity: BTreeMap<Identity, Object> = BTreeMap::new();
     for object in live {
         let identity = object.identity();
@@ -94,7 +97,11 @@ pub(crate) enum Refusal {
 }
 
 /// Sends every pair through its endpoint, in parallel across cores; outcomes in input order.
-pub(crate) fn run(endpoints: &Endpoints<'_>, pairs: Vec<Pair>, request: Request<'_>) -> Vec<Outcome> {
+pub(crate) fn run(
+    endpoints: &Endpoints<'_>,
+    pairs: Vec<Pair>,
+    request: Request<'_>,
+) -> Vec<Outcome> {
     let threads = request.jobs.max(1).min(pairs.len().max(1));
     if threads <= 1 {
         return pairs
@@ -154,7 +161,12 @@ fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
     }
 }
 
-fn send(endpoint: &Endpoint, pair: &Pair, request: Request<'_>, force: bool) -> Result<Value, Error> {
+fn send(
+    endpoint: &Endpoint,
+    pair: &Pair,
+    request: Request<'_>,
+    force: bool,
+) -> Result<Value, Error> {
     endpoint.apply(
         pair.live.as_ref().map(|l| &l.value),
         &pair.applied.value,
@@ -195,7 +207,9 @@ pub(crate) struct Conflict {
 
 /// The managers' sets of an object (none when it has no readable managedFields).
 pub(crate) fn managers(object: &Value) -> Result<Managed, String> {
-    let list = entries(object).map_err(|e| e.to_string())?.unwrap_or_default();
+    let list = entries(object)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
     Managed::decode(&list).map_err(|e| format!("managedFields[{}]: {e}", e.index()))
 }
 

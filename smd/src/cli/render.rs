@@ -108,8 +108,10 @@ pub(crate) fn to_json(value: &Value) -> serde_json::Value {
         Value::Null => serde_json::Value::Null,
         Value::Bool(b) => serde_json::Value::Bool(*b),
         Value::Int(i) => serde_json::Value::from(*i),
-        Value::Float(f) => serde_json::Number::from_f64(*f)
-            .map_or_else(|| serde_json::Value::String(f.to_string()), serde_json::Value::Number),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or_else(
+            || serde_json::Value::String(f.to_string()),
+            serde_json::Value::Number,
+        ),
         Value::String(s) => serde_json::Value::String(s.clone()),
         Value::List(items) => serde_json::Value::Array(items.iter().map(to_json).collect()),
         Value::Map(m) => {

@@ -15,7 +15,13 @@ const MAX_EDIT_DISTANCE: usize = 20_000;
 
 /// The unified diff of `old` and `new` with `context` lines around each change, under
 /// `---`/`+++` headers naming them; empty when the texts are the same.
-pub(crate) fn unified(old_name: &str, old: &str, new_name: &str, new: &str, context: usize) -> String {
+pub(crate) fn unified(
+    old_name: &str,
+    old: &str,
+    new_name: &str,
+    new: &str,
+    context: usize,
+) -> String {
     if old == new {
         return String::new();
     }
@@ -41,8 +47,14 @@ pub(crate) fn unified(old_name: &str, old: &str, new_name: &str, new: &str, cont
         let end = (end + context + 1).min(script.len());
         let hunk = &script[start..end];
         let (a_start, b_start) = position(&script[..start]);
-        let a_len = hunk.iter().filter(|e| !matches!(e, Edit::Insert(_))).count();
-        let b_len = hunk.iter().filter(|e| !matches!(e, Edit::Delete(_))).count();
+        let a_len = hunk
+            .iter()
+            .filter(|e| !matches!(e, Edit::Insert(_)))
+            .count();
+        let b_len = hunk
+            .iter()
+            .filter(|e| !matches!(e, Edit::Delete(_)))
+            .count();
         out.push_str(&format!(
             "@@ -{} +{} @@\n",
             range(a_start, a_len),
@@ -162,11 +174,12 @@ fn myers(a: &[&str], b: &[&str]) -> Option<Vec<Edit>> {
     for d in (1..=d_end).rev() {
         let v = &trace[d as usize];
         let k = x - y;
-        let prev_k = if k == -d || (k != d && v[(k - 1 + offset) as usize] < v[(k + 1 + offset) as usize]) {
-            k + 1
-        } else {
-            k - 1
-        };
+        let prev_k =
+            if k == -d || (k != d && v[(k - 1 + offset) as usize] < v[(k + 1 + offset) as usize]) {
+                k + 1
+            } else {
+                k - 1
+            };
         let prev_x = v[(prev_k + offset) as usize];
         let prev_y = prev_x - prev_k;
         while x > prev_x && y > prev_y {
@@ -212,7 +225,16 @@ mod tests {
 
     #[test]
     fn every_script_rebuilds_both_sides() {
-        let texts = ["", "a", "a\nb", "b\na", "a\nb\nc\na\nb", "x\ny\nz", "a\na\na", "c\nb\na\nb"];
+        let texts = [
+            "",
+            "a",
+            "a\nb",
+            "b\na",
+            "a\nb\nc\na\nb",
+            "x\ny\nz",
+            "a\na\na",
+            "c\nb\na\nb",
+        ];
         for old in texts {
             for new in texts {
                 let a: Vec<&str> = old.lines().collect();

@@ -36,8 +36,13 @@ pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
                 },
                 other => other.to_string(),
             };
-            for line in message.lines() {
-                problems.push(format!("{}: {} {line}", object.origin, object.identity()));
+            // Typing errors come as an "errors:" heading and one indented line per field.
+            for line in message
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && *l != "errors:")
+            {
+                problems.push(format!("{}: {}: {line}", object.origin, object.identity()));
             }
         }
         if let Err(e) = plan::managers(&object.value) {
@@ -48,7 +53,11 @@ pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
             ));
         }
         if problems.len() == before {
-            valid.push(format!("{}: {} is valid\n", object.origin, object.identity()));
+            valid.push(format!(
+                "{}: {} is valid\n",
+                object.origin,
+                object.identity()
+            ));
         }
     }
     if !problems.is_empty() {
