@@ -54,18 +54,11 @@ pub(crate) fn run(
     for outcome in &planned.outcomes {
         let origin = &outcome.pair.applied.origin;
         match &outcome.result {
-            Ok(object) => stored.push(render::sorted(object)),
+            Ok(object) => stored.push(object),
             Err(Refusal::Server(e @ Error::Conflict(_))) => {
                 conflicts.push(format!("{origin}: {e}"))
             }
-            Err(Refusal::Server(e)) => {
-                return Err(Failure::new(format!(
-                    "{origin}: the API server would refuse this apply ({} {}): {e}",
-                    e.code(),
-                    e.reason().unwrap_or("InternalError")
-                ))
-                .into());
-            }
+            Err(Refusal::Server(e)) => return Err(plan::refusal(origin, e).into()),
             Err(Refusal::Unserved(message)) => {
                 return Err(Failure::new(format!("{origin}: {message}")).into());
             }
@@ -94,19 +87,22 @@ pub(crate) fn run(
         );
     }
     let text = match args.output {
-        ObjectFormat::Yaml => stored
-            .iter()
-            .map(smd::fieldpath::yaml::to_string)
-            .collect::<Vec<_>>()
-            .join("---\n"),
+        ObjectFormat::Yaml => super::parallel::map(stored, request.jobs, |o| {
+            smd::fieldpath::yaml::to_string(&render::sorted(o))
+        })
+        .join("---\n"),
         ObjectFormat::Json => {
-            let value = match stored.as_slice() {
-                [one] => render::to_json(one),
-                many => serde_json::json!({
+            let mut items = super::parallel::map(stored, request.jobs, |o| {
+                render::to_json(&render::sorted(o))
+            });
+            let value = if items.len() == 1 {
+                items.remove(0)
+            } else {
+                serde_json::json!({
                     "apiVersion": "v1",
                     "kind": "List",
-                    "items": many.iter().map(render::to_json).collect::<Vec<_>>(),
-                }),
+                    "items": items,
+                })
             };
             let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
             text.push('\n');

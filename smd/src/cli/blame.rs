@@ -38,7 +38,7 @@ struct Line {
 }
 
 pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = objects::read_all(&args.files)?;
+    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
     let paint = Paint {
         on: args.color.enabled(),
     };

@@ -83,10 +83,9 @@ impl ApplyFlags {
             force: self.force_conflicts,
             subresource: &self.subresource,
             now,
-            jobs: self.jobs.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |n| n.get(),
-            ),
+            jobs: self
+                .jobs
+                .map_or_else(super::parallel::default_jobs, |n| n.get()),
         })
     }
 }
@@ -193,14 +192,7 @@ fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Fai
             outcome.forced.clone(),
             plan::conflicts(e, &before, &pair.applied.value),
         ),
-        Err(Refusal::Server(e)) => {
-            return Err(Failure::new(format!(
-                "{}: the API server would refuse this apply ({} {}): {e}",
-                pair.applied.origin,
-                e.code(),
-                e.reason().unwrap_or("InternalError")
-            )));
-        }
+        Err(Refusal::Server(e)) => return Err(plan::refusal(&pair.applied.origin, e)),
         Err(Refusal::Unserved(message)) => {
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
         }

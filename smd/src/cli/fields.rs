@@ -37,7 +37,7 @@ pub(crate) enum FieldsFormat {
 }
 
 pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = objects::read_all(&args.files)?;
+    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
     let mut text = String::new();
     for object in &objects {
         let list = entries(&object.value)

@@ -14,6 +14,7 @@ mod fields;
 mod fieldsv1;
 mod input;
 mod objects;
+mod parallel;
 mod paths;
 mod plan;
 mod render;
@@ -21,9 +22,9 @@ mod schema;
 mod textdiff;
 mod validate;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 /// Kubernetes Server-Side Apply, offline: field ownership, merges and conflicts exactly as the
@@ -124,11 +125,34 @@ pub(crate) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // Installed as `kubectl-smd`, kubectl runs it as `kubectl smd`: say so in help and usage.
+    let plugin = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_stem())
+        .is_some_and(|name| name == "kubectl-smd");
+    let mut command = Cli::command();
+    if plugin {
+        command = command.bin_name("kubectl smd");
+    }
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let text = e.render().ansi().to_string();
+            // Colored only for a terminal: help piped to a pager or file stays plain text.
+            let terminal = if e.use_stderr() {
+                io::stderr().is_terminal()
+            } else {
+                io::stdout().is_terminal()
+            };
+            let text = if terminal && std::env::var_os("NO_COLOR").is_none() {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
             let target: &mut dyn Write = if e.use_stderr() { err } else { out };
             let _ = target.write_all(text.as_bytes());
             return ExitCode::from(code);

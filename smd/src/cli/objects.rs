@@ -99,21 +99,63 @@ impl Object {
     }
 }
 
-/// Every object of the inputs at `paths` (`-` or none: stdin), in order.
-pub(crate) fn read_all(paths: &[PathBuf]) -> Result<Vec<Object>, Failure> {
+/// Every object of the inputs at `paths` (`-` or none: stdin), in order; large streams are
+/// read on up to `jobs` threads.
+pub(crate) fn read_all(paths: &[PathBuf], jobs: usize) -> Result<Vec<Object>, Failure> {
     let mut out = Vec::new();
     if paths.is_empty() {
-        out.extend(read(&input::read(None)?)?);
+        out.extend(read(&input::read(None)?, jobs)?);
     }
     for path in paths {
-        out.extend(read(&input::read(Some(path))?)?);
+        out.extend(read(&input::read(Some(path))?, jobs)?);
     }
     Ok(out)
 }
 
+/// Below this size a stream is read on one thread.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// The documents of a YAML stream, read in parallel: the text is cut at its document markers
+/// (a line `---`, which YAML does not allow inside any scalar) and the parts read at once. `None`
+/// when the stream cannot be cut safely (directives, `...` markers) or a part fails to read: the
+/// caller then reads it whole, for exact error positions.
+fn parallel_documents(text: &str, jobs: usize) -> Option<Vec<(usize, Value)>> {
+    if jobs <= 1 || text.len() < PARALLEL_BYTES {
+        return None;
+    }
+    let mut parts: Vec<(usize, &str)> = Vec::new();
+    let (mut start, mut start_line, mut offset) = (0, 1, 0);
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if bare.starts_with('%') || bare == "..." || bare.starts_with("... ") {
+            return None;
+        }
+        if bare == "---" && offset > start {
+            parts.push((start_line, &text[start..offset]));
+            start = offset;
+            start_line = i + 1;
+        }
+        offset += line.len();
+    }
+    parts.push((start_line, &text[start..]));
+    let read = super::parallel::map(parts, jobs, |(line, part)| {
+        let documents: Result<Vec<_>, _> = Documents::new(part).collect();
+        documents.map(|docs| {
+            docs.into_iter()
+                .map(|d| (d.line + line - 1, d.value))
+                .collect::<Vec<_>>()
+        })
+    });
+    let mut out = Vec::new();
+    for part in read {
+        out.extend(part.ok()?);
+    }
+    Some(out)
+}
+
 /// The objects of one input: a JSON document, or a YAML stream whose empty documents are
 /// skipped. Every object must be a map with `apiVersion` and `kind`.
-pub(crate) fn read(input: &Input) -> Result<Vec<Object>, Failure> {
+pub(crate) fn read(input: &Input, jobs: usize) -> Result<Vec<Object>, Failure> {
     let text = std::str::from_utf8(&input.bytes)
         .map_err(|e| Failure::new(format!("{}: not UTF-8 text: {e}", input.name)))?;
     let first = text.trim_start().chars().next();
@@ -122,6 +164,8 @@ pub(crate) fn read(input: &Input) -> Result<Vec<Object>, Failure> {
         let json: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| Failure::new(format!("{}: not valid JSON: {e}", input.name)))?;
         documents.push((0, Value::from(json)));
+    } else if let Some(parsed) = parallel_documents(text, jobs) {
+        documents = parsed;
     } else {
         for document in Documents::new(text) {
             let document = document.map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
@@ -199,5 +243,40 @@ fn kind_word(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::List(_) => "a list",
         Value::Map(_) => "a map",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The serial reading of a stream: documents with their lines.
+    fn serial(text: &str) -> Vec<(usize, Value)> {
+        Documents::new(text)
+            .map(|d| d.map(|d| (d.line, d.value)))
+            .collect::<Result<_, _>>()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn parallel_reading_equals_serial_reading() {
+        let mut text = String::from("# a comment before the first document\n");
+        let mut n = 0;
+        while text.len() < 2 * PARALLEL_BYTES {
+            n += 1;
+            text.push_str(&format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}}}\ndata:\n  script: |\n    echo {n}\n    --- not a marker: indented\n"
+            ));
+            if n % 100 == 0 {
+                text.push_str("---\n# an empty document\n--- {inline: document}\n");
+            }
+        }
+        let parallel = parallel_documents(&text, 4).unwrap_or_default();
+        assert!(parallel.len() > n, "{}", parallel.len());
+        assert_eq!(parallel, serial(&text));
+        // A directive makes the cut unsafe: read whole.
+        assert!(parallel_documents(&format!("%YAML 1.1\n{text}"), 4).is_none());
+        // A document that does not read: read whole, for the error's exact position.
+        assert!(parallel_documents(&format!("{text}---\n[unclosed\n"), 4).is_none());
     }
 }

@@ -102,36 +102,7 @@ pub(crate) fn run(
     pairs: Vec<Pair>,
     request: Request<'_>,
 ) -> Vec<Outcome> {
-    let threads = request.jobs.max(1).min(pairs.len().max(1));
-    if threads <= 1 {
-        return pairs
-            .into_iter()
-            .map(|p| one(endpoints, p, request))
-            .collect();
-    }
-    let chunk = pairs.len().div_ceil(threads);
-    let mut chunks: Vec<Vec<Pair>> = Vec::new();
-    let mut pairs = pairs.into_iter().peekable();
-    while pairs.peek().is_some() {
-        chunks.push(pairs.by_ref().take(chunk).collect());
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|p| one(endpoints, p, request))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+    super::parallel::map(pairs, request.jobs, |p| one(endpoints, p, request))
 }
 
 fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
@@ -311,10 +282,10 @@ pub(crate) fn plan_files(
 ) -> Result<Planned, Failure> {
     let server = super::endpoints::Server::load(types)?;
     let live_objects = match live {
-        Some(path) => super::objects::read_all(&[path.to_path_buf()])?,
+        Some(path) => super::objects::read_all(&[path.to_path_buf()], request.jobs)?,
         None => Vec::new(),
     };
-    let applied_objects = super::objects::read_all(&[applied.to_path_buf()])?;
+    let applied_objects = super::objects::read_all(&[applied.to_path_buf()], request.jobs)?;
     if applied_objects.is_empty() {
         return Err(Failure::new(format!(
             "{}: no object to apply",
@@ -391,4 +362,21 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// The words for a request the API server refuses (not for conflicts, which are reported),
+/// naming the manifest and, for undecodable managedFields, the entry.
+pub(crate) fn refusal(origin: &super::objects::Origin, e: &Error) -> Failure {
+    let entry = match e {
+        Error::ManagedFields(d) => format!(
+            " (the live object's .metadata.managedFields[{}])",
+            d.index()
+        ),
+        _ => String::new(),
+    };
+    Failure::new(format!(
+        "{origin}: the API server would refuse this apply ({} {}): {e}{entry}",
+        e.code(),
+        e.reason().unwrap_or("InternalError")
+    ))
 }

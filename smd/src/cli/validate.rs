@@ -23,7 +23,7 @@ pub(crate) struct ValidateArgs {
 
 pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
     let server = Server::load(&args.types)?;
-    let objects = objects::read_all(&args.files)?;
+    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
     let mut problems = Vec::new();
     let mut valid = Vec::new();
     for object in &objects {
