@@ -128,6 +128,11 @@ pub const GENERATORS: &[Generator] = &[
         weight: 30,
         make: super::typed::updater_case,
     },
+    Generator {
+        name: "fieldmanager.sequence",
+        weight: 10,
+        make: super::fieldmanager::sequence_case,
+    },
 ];
 
 fn spelling(rng: &mut Rng, canonical_percent: usize) -> Spelling {

@@ -6,6 +6,7 @@
 //! `conformance/README.md`.
 
 pub mod cases;
+pub mod fieldmanager;
 pub mod gogen;
 pub mod judge;
 pub mod rng;
