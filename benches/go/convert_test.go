@@ -3,6 +3,7 @@ package benches
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,21 +19,31 @@ import (
 // never required: its go.mod cannot be resolved as a dependency.
 const kubernetesModule = "k8s.io/kubernetes@v1.37.2"
 
-// kubernetesSwagger reads swagger.json of kubernetesModule, downloading the module if need be.
-func kubernetesSwagger(b *testing.B) []byte {
-	cmd := exec.Command("go", "mod", "download", "-json", kubernetesModule)
+// goModuleDir is the directory of module (path@version) in the module cache, downloaded if need
+// be: `go mod download -json`, run outside any module.
+func goModuleDir(module string) (string, error) {
+	cmd := exec.Command("go", "mod", "download", "-json", module)
 	cmd.Dir = os.TempDir()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		b.Fatalf("cannot locate swagger.json: go mod download -json %s: %v\n%s%s", kubernetesModule, err, out, stderr.String())
+		return "", fmt.Errorf("go mod download -json %s: %v\n%s%s", module, err, out, stderr.String())
 	}
 	var info struct{ Dir, Error string }
 	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
-		b.Fatalf("cannot locate swagger.json: go mod download -json %s gave no directory (%v %s)", kubernetesModule, err, info.Error)
+		return "", fmt.Errorf("go mod download -json %s gave no directory (%v %s)", module, err, info.Error)
 	}
-	data, err := os.ReadFile(filepath.Join(info.Dir, "api", "openapi-spec", "swagger.json"))
+	return info.Dir, nil
+}
+
+// kubernetesSwagger reads swagger.json of kubernetesModule, downloading the module if need be.
+func kubernetesSwagger(b *testing.B) []byte {
+	dir, err := goModuleDir(kubernetesModule)
+	if err != nil {
+		b.Fatalf("cannot locate swagger.json: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "api", "openapi-spec", "swagger.json"))
 	if err != nil {
 		b.Fatalf("cannot read swagger.json: %v", err)
 	}

@@ -7,8 +7,9 @@
 //! object per line, in generation order).
 //!
 //! The `schema/*` benchmarks' inputs and work are in [`schema`], the `operations/*` ones' in
-//! [`operations`].
+//! [`operations`], the `fieldmanager/*` ones' in [`fieldmanager`].
 
+pub mod fieldmanager;
 pub mod operations;
 pub mod schema;
 
