@@ -1,11 +1,20 @@
 //! fieldsV1 bytes: reading never panics; what is read writes back to bytes that read to the same
-//! set and write again to the same bytes (writing is a fixed point of reading).
+//! set and write again to the same bytes (writing is a fixed point of reading); and reading the
+//! document as a value and the value as a set (the field manager's fast path) gives the set its
+//! JSON text gives, whenever the fast path answers.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use smd_fieldpath::Set;
+use smd_fieldpath::{Set, Value};
 
 fuzz_target!(|data: &[u8]| {
+    if let Ok(value) = Value::from_json_floats(data)
+        && let Some(fast) = Set::from_fields_v1_value(&value)
+        && let Ok(text) = value.to_json()
+    {
+        let slow = Set::from_fields_v1(text.as_bytes()).expect("the fast path accepted it");
+        assert!(fast == slow, "the fast path read another set");
+    }
     let Ok(set) = Set::from_fields_v1(data) else {
         return;
     };

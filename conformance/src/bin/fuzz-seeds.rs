@@ -1,6 +1,6 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml,
-//! openapi, crd), one file per input, named by a hash of its bytes so reruns are idempotent.
+//! openapi, crd, managedfields), one file per input, named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -79,6 +79,27 @@ fn seeds(case: &Json) -> Vec<(&'static str, Vec<u8>)> {
         ("schema", _, Some(bytes)) => out.push(("schema_yaml", bytes)),
         ("openapi", _, Some(bytes)) => out.push(("openapi", bytes)),
         ("crd", _, Some(bytes)) => out.push(("crd", bytes)),
+        // A request sequence: the stored object, then each request's object, as one stream.
+        ("fieldmanager", _, _) => {
+            let text = |spec: &Json| {
+                spec.get("yaml")
+                    .or_else(|| spec.get("json"))
+                    .and_then(Json::as_str)
+                    .map(str::to_owned)
+            };
+            let mut documents: Vec<String> = case.get("live").and_then(text).into_iter().collect();
+            for step in case
+                .get("steps")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+            {
+                documents.extend(step.get("object").and_then(text));
+            }
+            if !documents.is_empty() {
+                out.push(("managedfields", documents.join("\n---\n").into_bytes()));
+            }
+        }
         _ => {}
     }
     for name in ["a", "b", "set", "exclude"] {

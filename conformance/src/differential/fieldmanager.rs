@@ -7,10 +7,18 @@ use super::rng::Rng;
 use serde_json::{Map, Value as Json, json};
 
 const APPLIERS: [&str; 3] = ["kubectl", "helm", "argocd"];
-const UPDATERS: [&str; 3] = ["kube-controller-manager", "operator", "kubectl-client-side-apply"];
+const UPDATERS: [&str; 3] = [
+    "kube-controller-manager",
+    "operator",
+    "kubectl-client-side-apply",
+];
 
 fn pick_some<'a>(rng: &mut Rng, items: &[&'a str], percent: usize) -> Vec<&'a str> {
-    items.iter().copied().filter(|_| rng.percent(percent)).collect()
+    items
+        .iter()
+        .copied()
+        .filter(|_| rng.percent(percent))
+        .collect()
 }
 
 fn labels(rng: &mut Rng) -> Json {
@@ -115,9 +123,12 @@ pub fn sequence_case(rng: &mut Rng) -> Json {
     let mut steps = Vec::new();
     let first = object(rng);
     if rng.percent(70) {
-        steps.push(json!({ "op": "apply", "manager": rng.pick(&APPLIERS), "object": spec(&first) }));
+        steps
+            .push(json!({ "op": "apply", "manager": rng.pick(&APPLIERS), "object": spec(&first) }));
     } else {
-        steps.push(json!({ "op": "create", "manager": rng.pick(&UPDATERS), "object": spec(&first) }));
+        steps.push(
+            json!({ "op": "create", "manager": rng.pick(&UPDATERS), "object": spec(&first) }),
+        );
     }
     for _ in 0..rng.range(1, 6) {
         let weights = if is_deployment {
@@ -152,12 +163,18 @@ pub fn sequence_case(rng: &mut Rng) -> Json {
                 "force": rng.percent(50),
                 "object": spec(&object(rng)),
             }),
-            3 => json!({ "op": "scale", "manager": "horizontal-pod-autoscaler", "replicas": rng.range(0, 6) }),
+            3 => {
+                json!({ "op": "scale", "manager": "horizontal-pod-autoscaler", "replicas": rng.range(0, 6) })
+            }
             4 => json!({ "op": "csaUpgrade", "manager": "kubectl" }),
             _ => {
                 // An update that resets or carries managedFields of its own.
                 let mut body = object(rng);
-                body["metadata"]["managedFields"] = if rng.percent(50) { json!([]) } else { json!([{}]) };
+                body["metadata"]["managedFields"] = if rng.percent(50) {
+                    json!([])
+                } else {
+                    json!([{}])
+                };
                 json!({ "op": "update", "manager": rng.pick(&UPDATERS), "object": spec(&body) })
             }
         };

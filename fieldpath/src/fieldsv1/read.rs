@@ -45,6 +45,66 @@ impl Set {
     }
 }
 
+impl Set {
+    /// The set a `fieldsV1` value stands for, read from the value itself rather than from its
+    /// JSON text: what [`Set::from_fields_v1`] gives for the text Go would write for `value`,
+    /// when that text reads without error. `None` for anything else (a key that is not a path
+    /// element, a member that is not an object): the caller then reads the text, for Go's
+    /// exact error.
+    ///
+    /// ```
+    /// use smd_fieldpath::{Set, Value};
+    /// let value = Value::from_json(r#"{"f:a":{".":{},"f:c":{}},"f:b":{}}"#)?;
+    /// let set = Set::from_fields_v1_value(&value).unwrap();
+    /// assert_eq!(set, Set::from_fields_v1(br#"{"f:a":{".":{},"f:c":{}},"f:b":{}}"#)?);
+    /// assert!(Set::from_fields_v1_value(&Value::from_json(r#"{"x":{}}"#)?).is_none());
+    /// # Ok::<(), smd_fieldpath::Error>(())
+    /// ```
+    pub fn from_fields_v1_value(value: &crate::Value) -> Option<Set> {
+        match value {
+            crate::Value::Null => Some(Set::new()),
+            crate::Value::Map(map) => {
+                node_from_value(map).map(|(children, _)| children.unwrap_or_default())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// [`read_node`] over a value.
+fn node_from_value(map: &crate::Map) -> Option<(Option<Set>, bool)> {
+    let mut children: Option<Set> = None;
+    let mut member = false;
+    for (key, value) in map.iter() {
+        // Anything unusual goes the text way: values under "." and under dropped keys are
+        // skipped by the reader, but the text of a NaN there would not be written at all.
+        if key == "." {
+            if !matches!(value, crate::Value::Map(m) if m.is_empty()) {
+                return None;
+            }
+            member = true;
+            continue;
+        }
+        match parse_element(key.as_bytes()) {
+            Err(_) => return None,
+            Ok(element) => {
+                let crate::Value::Map(child) = value else {
+                    return None;
+                };
+                let (grandchildren, child_is_member) = node_from_value(child)?;
+                if child_is_member {
+                    children.get_or_insert_default().insert_member(&element);
+                }
+                if let Some(grandchildren) = grandchildren {
+                    *children.get_or_insert_default().descend(&element) = grandchildren;
+                }
+            }
+        }
+    }
+    let member = member || children.is_none();
+    Some((children, member))
+}
+
 impl PathElement {
     /// Reads one serialized path element: `f:name`, `k:{"name":"a"}`, `v:80`, `i:3`.
     ///

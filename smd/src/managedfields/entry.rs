@@ -81,7 +81,41 @@ pub fn entries_or_none(object: &Value) -> Option<Vec<Entry>> {
     entries(object).ok().flatten()
 }
 
+/// A stored entry, and its set when it was read from the object's `fieldsV1` value directly
+/// (then the entry's `fields_v1` bytes are not made).
+#[derive(Debug, Clone)]
+pub(crate) struct Stored {
+    pub(crate) entry: Entry,
+    pub(crate) set: Option<Set>,
+}
+
+/// [`entries_or_none`] for the field manager: each `fieldsV1` value read into its set without
+/// going through JSON text when [`Set::from_fields_v1_value`] can (the text is made only for
+/// the ones it cannot, so that decoding them fails with Go's words).
+pub(crate) fn stored_or_none(object: &Value) -> Option<Vec<Stored>> {
+    let meta = object.as_map()?.get("metadata")?.as_map()?;
+    let Some(Value::List(items)) = meta.get("managedFields") else {
+        return None;
+    };
+    items
+        .iter()
+        .map(|item| {
+            let fast = item
+                .as_map()
+                .and_then(|m| m.get("fieldsV1"))
+                .and_then(Set::from_fields_v1_value);
+            let entry = entry_fields(item, fast.is_none()).ok()?;
+            Some(Stored { entry, set: fast })
+        })
+        .collect()
+}
+
 fn entry_from_value(item: &Value) -> Result<Entry, String> {
+    entry_fields(item, true)
+}
+
+/// The entry of a list item; its `fieldsV1` bytes only when `with_bytes`.
+fn entry_fields(item: &Value, with_bytes: bool) -> Result<Entry, String> {
     let Value::Map(map) = item else {
         return Err("not a map".to_owned());
     };
@@ -99,6 +133,7 @@ fn entry_from_value(item: &Value) -> Result<Entry, String> {
     };
     let fields_v1 = match map.get("fieldsV1") {
         None | Some(Value::Null) => None,
+        Some(_) if !with_bytes => None,
         // Go's converter marshals the value with encoding/json and hands the bytes to
         // FieldsV1.UnmarshalJSON, which keeps them whatever they are.
         Some(v) => {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use smd_fieldpath::{ManagedFields, Set, Value, VersionedSet};
 
-use super::entry::{Entry, entry_to_value, fields_v1_value};
+use super::entry::{Entry, Stored, entry_to_value, fields_v1_value};
 use super::identity::{ManagerId, Operation};
 use super::time::Timestamp;
 
@@ -53,8 +53,21 @@ impl Managed {
     /// `FieldsV1`, `fieldsV1` Go cannot read (a missing `fieldsV1` is the empty set). Two
     /// entries with one identity are no error: the later one wins, time included.
     pub fn decode(entries: &[Entry]) -> Result<Managed, DecodeError> {
+        Managed::decode_with(entries.iter().map(|e| (e, None)))
+    }
+
+    /// [`Managed::decode`] of entries whose sets may already be read.
+    pub(crate) fn decode_stored(stored: Vec<Stored>) -> Result<Managed, DecodeError> {
+        let pairs: Vec<(Entry, Option<Set>)> =
+            stored.into_iter().map(|s| (s.entry, s.set)).collect();
+        Managed::decode_with(pairs.iter().map(|(e, s)| (e, s.clone())))
+    }
+
+    fn decode_with<'a>(
+        entries: impl Iterator<Item = (&'a Entry, Option<Set>)>,
+    ) -> Result<Managed, DecodeError> {
         let mut managed = Managed::new();
-        for (index, e) in entries.iter().enumerate() {
+        for (index, (e, known)) in entries.enumerate() {
             let fail = |message: String| DecodeError { index, message };
             let Some(operation) = Operation::from_wire(&e.operation) else {
                 return Err(fail("operation must be `Apply` or `Update`".to_owned()));
@@ -83,9 +96,10 @@ impl Managed {
                 e.subresource.as_str(),
             )
             .key();
-            let set = match &e.fields_v1 {
-                None => Set::new(),
-                Some(bytes) => Set::from_fields_v1(bytes).map_err(|err| {
+            let set = match (known, &e.fields_v1) {
+                (Some(set), _) => set,
+                (None, None) => Set::new(),
+                (None, Some(bytes)) => Set::from_fields_v1(bytes).map_err(|err| {
                     // Go prints the whole entry struct here (`%v`); smd names it instead.
                     fail(format!(
                         "error decoding versioned set from managed fields entry {index} \

@@ -7,7 +7,7 @@ use smd_schema::gvk::GroupVersionKind;
 
 use super::cap::MAX_UPDATE_MANAGERS;
 use super::conflict::ConflictError;
-use super::entry::{Entry, entries_or_none, set_entries, set_entry_values};
+use super::entry::{Entry, Stored, entries_or_none, set_entries, set_entry_values, stored_or_none};
 use super::error::Error;
 use super::managed::Managed;
 use super::object::{group_version, new_object};
@@ -114,7 +114,7 @@ impl FieldManager {
     ) -> Result<Value, Error> {
         ensure_map(live, "live")?;
         ensure_map(applied, "applied")?;
-        let managed = Managed::decode(&entries_or_none(live).unwrap_or_default())
+        let managed = Managed::decode_stored(stored_or_none(live).unwrap_or_default())
             .map_err(Error::ManagedFields)?;
         let (mut object, managed) = self
             .chain_apply(live, applied, managed, manager, force, now)
@@ -171,15 +171,15 @@ impl FieldManager {
     /// `decodeLiveOrNew` (`IN/fieldmanager.go:77-108`).
     fn decode_live_or_new(&self, live: &Value, new: &Value) -> Managed {
         let from_live =
-            || Managed::decode(&entries_or_none(live).unwrap_or_default()).unwrap_or_default();
+            || Managed::decode_stored(stored_or_none(live).unwrap_or_default()).unwrap_or_default();
         if !self.subresource.is_empty() {
             return from_live();
         }
-        let requested = entries_or_none(new);
+        let requested = stored_or_none(new);
         if is_reset(requested.as_deref()) {
             return Managed::new();
         }
-        match Managed::decode(requested.as_deref().unwrap_or_default()) {
+        match Managed::decode_stored(requested.unwrap_or_default()) {
             Ok(managed) if !managed.is_empty() => managed,
             _ => from_live(),
         }
@@ -187,10 +187,10 @@ impl FieldManager {
 }
 
 /// An empty list, or exactly one empty entry (`isResetManagedFields`, `IN/fieldmanager.go:173-183`).
-fn is_reset(entries: Option<&[Entry]>) -> bool {
+fn is_reset(entries: Option<&[Stored]>) -> bool {
     match entries {
         Some([]) => true,
-        Some([one]) => *one == Entry::default(),
+        Some([one]) => one.set.is_none() && one.entry == Entry::default(),
         _ => false,
     }
 }
