@@ -308,6 +308,17 @@ fn blame_annotates_every_owned_line() {
     insta::assert_snapshot!("blame-hpa", shown(result));
     let colored = smd(&["blame", HPA_LIVE, "--color", "always"]);
     insta::assert_snapshot!("blame-hpa-color", shown(colored));
+    // Set members (`v:` elements) and a block scalar: each line its own owners.
+    let members = smd(&["blame", "smd/tests/data/set-members.yaml", "--color", "never"]);
+    assert!(
+        members.1.contains("one (Apply)                       |   - a.example.com/x"),
+        "{}",
+        members.1
+    );
+    insta::assert_snapshot!("blame-set-members", shown(members));
+    // Keyed items of the CRD example: each listener line names its owners.
+    let crd = smd(&["blame", "examples/crd-instance/live.yaml", "--color", "never"]);
+    insta::assert_snapshot!("blame-crd", shown(crd));
 }
 
 #[test]
