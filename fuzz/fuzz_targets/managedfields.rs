@@ -76,7 +76,7 @@ fuzz_target!(|data: &[u8]| {
                 let replicas = request.as_int().unwrap_or(i as i64);
                 endpoint.scale(live, replicas, manager, now).ok().map(|w| w.object)
             }
-            (5, Some(live)) => endpoint
+            (_, Some(live)) => endpoint
                 .upgrade_client_side_apply(live, "kubectl", None, now)
                 .ok()
                 .flatten()

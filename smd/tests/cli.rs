@@ -309,15 +309,27 @@ fn blame_annotates_every_owned_line() {
     let colored = smd(&["blame", HPA_LIVE, "--color", "always"]);
     insta::assert_snapshot!("blame-hpa-color", shown(colored));
     // Set members (`v:` elements) and a block scalar: each line its own owners.
-    let members = smd(&["blame", "smd/tests/data/set-members.yaml", "--color", "never"]);
+    let members = smd(&[
+        "blame",
+        "smd/tests/data/set-members.yaml",
+        "--color",
+        "never",
+    ]);
     assert!(
-        members.1.contains("one (Apply)                       |   - a.example.com/x"),
+        members
+            .1
+            .contains("one (Apply)                       |   - a.example.com/x"),
         "{}",
         members.1
     );
     insta::assert_snapshot!("blame-set-members", shown(members));
     // Keyed items of the CRD example: each listener line names its owners.
-    let crd = smd(&["blame", "examples/crd-instance/live.yaml", "--color", "never"]);
+    let crd = smd(&[
+        "blame",
+        "examples/crd-instance/live.yaml",
+        "--color",
+        "never",
+    ]);
     insta::assert_snapshot!("blame-crd", shown(crd));
 }
 
@@ -538,4 +550,57 @@ fn examples_apply_as_go_applied_them() {
         }
     }
     assert!(checked >= 9, "only {checked} example applies");
+}
+
+/// A live object whose managedFields the API server cannot read gets the server's behaviour
+/// (a time that does not parse hides the whole list: the apply conflicts with
+/// `before-first-apply`), with a warning naming the entry.
+#[test]
+fn corrupt_managed_fields_get_the_servers_behaviour_and_a_warning() {
+    let live = std::fs::read_to_string(root().join(HPA_LIVE)).unwrap();
+    let corrupt = live.replacen("time: \"2026-01-01T00:00:01Z\"", "time: yesterday", 1);
+    assert_ne!(corrupt, live);
+    let result = smd_with(
+        &[
+            "diff",
+            "-",
+            HPA_APPLIED,
+            "--manager",
+            "kubectl",
+            "--now",
+            NOW,
+        ],
+        &corrupt,
+        &[],
+    );
+    assert_eq!(result.0, 3, "{}", result.2);
+    assert!(
+        result.1.contains("conflicts with \"before-first-apply\""),
+        "{}",
+        result.1
+    );
+    assert!(
+        result
+            .2
+            .contains("metadata.managedFields[0]: time: parsing time \"yesterday\""),
+        "{}",
+        result.2
+    );
+    // An entry it cannot decode refuses the apply, naming the entry.
+    let undecodable = live.replacen("operation: Apply", "operation: Patch", 1);
+    let result = smd_with(
+        &[
+            "diff",
+            "-",
+            HPA_APPLIED,
+            "--manager",
+            "kubectl",
+            "--now",
+            NOW,
+        ],
+        &undecodable,
+        &[],
+    );
+    assert_eq!(result.0, 2, "{}", result.1);
+    insta::assert_snapshot!("refuse-undecodable-entry", shown(result));
 }

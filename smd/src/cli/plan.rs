@@ -323,6 +323,14 @@ pub(crate) fn plan_files(
                 .and_then(|m| m.get("metadata"))
                 .and_then(Value::as_map)
                 .is_some_and(|m| m.contains_key("managedFields"));
+            if let Err(e) = managers(&live.value) {
+                warnings.push(format!(
+                    "{}: {} has managedFields the API server cannot read ({e}): it reads a \
+                     malformed list as none, and refuses to apply over an entry it cannot decode",
+                    live.origin,
+                    live.identity()
+                ));
+            }
             if !has {
                 warnings.push(format!(
                     "{}: {} has no metadata.managedFields, so smd cannot know who owns its fields \
