@@ -15,6 +15,19 @@ pub enum MapKeys {
     Interface,
 }
 
+/// Go's `%T` of the `interface{}` a JSON decoder makes of `v` (`int64`, `[]interface {}`, …).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int64",
+        Value::Float(_) => "float64",
+        Value::String(_) => "string",
+        Value::List(_) => "[]interface {}",
+        Value::Map(_) => "map[string]interface {}",
+    }
+}
+
 /// Go's `%v` of a `value.Value` holding `v` (Go's validators hold values as pointers to
 /// `value.valueUnstructured`): `&{true}`, `&{[1 2.5 x]}`, `&{map[a:1 b:[x]]}`.
 pub fn value_plain(v: &Value) -> String {

@@ -122,13 +122,8 @@ pub(crate) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<DiffStatus, Stop> {
-    let (live, applied) = match args.files.as_slice() {
-        [applied] => (None, applied.as_path()),
-        [live, applied] => (Some(live.as_path()), applied.as_path()),
-        _ => return Err(Failure::new("diff takes LIVE and APPLIED, or APPLIED alone").into()),
-    };
     let request = args.apply.request()?;
-    let planned = plan::plan_files(live, applied, &args.apply.types, request)?;
+    let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
     let mut items = Vec::new();
     for outcome in &planned.outcomes {
         items.push(item(outcome, &request)?);

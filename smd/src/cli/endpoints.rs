@@ -12,7 +12,7 @@ use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
 use super::input;
-use super::schema::source::{Part, Source, convert_crds, is_crd, read_tree};
+use super::schema::source::{Part, Source, convert_crds, is_crd, read_tree, union_failure};
 use smd_schema::crd::Converted;
 
 /// Where types come from.
@@ -76,15 +76,9 @@ impl Server {
                 schema: p.schema,
                 index: p.gvk,
             });
-            types = types.with_crds(converted).map_err(|e| {
-                let origin = |i: usize| origins.get(i).map(String::as_str).unwrap_or_default();
-                Failure::new(format!(
-                    "type {} is defined differently by {} and by {}",
-                    e.name,
-                    origin(e.parts.0),
-                    origin(e.parts.1)
-                ))
-            })?;
+            types = types
+                .with_crds(converted)
+                .map_err(|e| union_failure(&origins, &e))?;
         }
         Ok(Server {
             types,

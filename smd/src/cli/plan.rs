@@ -272,14 +272,18 @@ pub(crate) struct Planned {
     pub(crate) warnings: Vec<String>,
 }
 
-/// Reads LIVE (none: every manifest is a create) and APPLIED, pairs them and sends every
-/// manifest through its endpoint.
+/// Reads LIVE and APPLIED (`files`; APPLIED alone: every manifest is a create), pairs them and
+/// sends every manifest through its endpoint.
 pub(crate) fn plan_files(
-    live: Option<&std::path::Path>,
-    applied: &std::path::Path,
+    files: &[std::path::PathBuf],
     types: &super::endpoints::TypeArgs,
     request: Request<'_>,
 ) -> Result<Planned, Failure> {
+    let (live, applied) = match files {
+        [applied] => (None, applied.as_path()),
+        [live, applied] => (Some(live.as_path()), applied.as_path()),
+        _ => return Err(Failure::new("give LIVE and APPLIED, or APPLIED alone")),
+    };
     let server = super::endpoints::Server::load(types)?;
     let live_objects = match live {
         Some(path) => super::objects::read_all(&[path.to_path_buf()], request.jobs)?,

@@ -602,7 +602,7 @@ fn custom_scale_object(
                 ".{} accessor error: {} is of the type {}, expected int64",
                 path.join("."),
                 smd_fieldpath::value::gofmt::value_plain(other),
-                go_type_name(other)
+                smd_fieldpath::value::gofmt::type_name(other)
             ))),
         }
     };
@@ -633,18 +633,6 @@ fn custom_scale_object(
     object.insert("spec", Value::Map(spec_map));
     object.insert("status", Value::Map(status_map));
     Ok(Value::Map(object))
-}
-
-fn go_type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
-    }
 }
 
 /// The Scale's desired replicas as its Go type writes them (`omitempty`: 0 is left out).

@@ -197,7 +197,7 @@ impl Converter for VersionConverter {
             return Err(fail(
                 format!(
                     "failed to convert value to unstructured for type {}",
-                    go_type_name(value)
+                    smd_fieldpath::value::gofmt::type_name(value)
                 ),
                 false,
             ));
@@ -207,18 +207,5 @@ impl Converter for VersionConverter {
             Err(e @ TypingError::NoType(_)) => Err(fail(e.to_string(), true)),
             Err(e) => Err(fail(e.to_string(), false)),
         }
-    }
-}
-
-/// Go's `%T` of an unstructured value.
-fn go_type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
     }
 }

@@ -99,19 +99,6 @@ pub(crate) fn go_syntax(v: &Value) -> String {
     value_go_syntax(v, MapKeys::String)
 }
 
-/// Go's `%T` of the unstructured form of `v`.
-pub(crate) fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
-    }
-}
-
 /// Checks a scalar against its type (Go's `validateScalar`); `prefix` is `""`, `"lhs: "` or
 /// `"rhs: "`. Null (and absence) always passes.
 pub(crate) fn check_scalar(t: &Scalar, v: Option<&Value>, prefix: &str) -> Option<String> {
@@ -124,7 +111,7 @@ pub(crate) fn check_scalar(t: &Scalar, v: Option<&Value>, prefix: &str) -> Optio
     match t {
         Scalar::Numeric if !number => Some(format!(
             "{prefix}expected numeric (int or float), got {}",
-            go_type(v)
+            smd_fieldpath::value::gofmt::type_name(v)
         )),
         Scalar::String if !matches!(v, Value::String(_)) => {
             Some(format!("{prefix}expected string, got {}", go_syntax(v)))

@@ -146,14 +146,17 @@ pub(crate) fn union(parts: Vec<Part>) -> Result<(Schema, GvkIndex), Failure> {
         entries.extend(part.gvk);
         schemas.push(part.schema);
     }
-    let schema = Schema::union(schemas).map_err(|e| {
-        let origin = |i: usize| origins.get(i).map(String::as_str).unwrap_or_default();
-        Failure::new(format!(
-            "type {} is defined differently by {} and by {}",
-            e.name,
-            origin(e.parts.0),
-            origin(e.parts.1)
-        ))
-    })?;
+    let schema = Schema::union(schemas).map_err(|e| union_failure(&origins, &e))?;
     Ok((schema, GvkIndex::from_entries(entries)))
+}
+
+/// A type two parts define differently, named with where the parts came from.
+pub(crate) fn union_failure(origins: &[String], e: &smd_schema::UnionError) -> Failure {
+    let origin = |i: usize| origins.get(i).map(String::as_str).unwrap_or_default();
+    Failure::new(format!(
+        "type {} is defined differently by {} and by {}",
+        e.name,
+        origin(e.parts.0),
+        origin(e.parts.1)
+    ))
 }
