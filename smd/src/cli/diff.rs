@@ -86,6 +86,7 @@ impl ApplyFlags {
             jobs: self
                 .jobs
                 .map_or_else(super::parallel::default_jobs, |n| n.get()),
+            preview_forced: false,
         })
     }
 }
@@ -122,7 +123,11 @@ pub(crate) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<DiffStatus, Stop> {
-    let request = args.apply.request()?;
+    let request = Request {
+        // With conflicts, the diff shows what a forced apply would store.
+        preview_forced: true,
+        ..args.apply.request()?
+    };
     let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
     let mut items = Vec::new();
     for outcome in &planned.outcomes {

@@ -22,6 +22,8 @@ pub(crate) struct Request<'a> {
     pub(crate) now: Timestamp,
     /// Documents processed at once.
     pub(crate) jobs: usize,
+    /// With conflicts, also work out what a forced apply would store.
+    pub(crate) preview_forced: bool,
 }
 
 /// A manifest and the live object it applies to (none: a create).
@@ -122,7 +124,7 @@ fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
     let apply = |force: bool| send(endpoint, &pair, request, force);
     let result = apply(request.force);
     let forced = match &result {
-        Err(Error::Conflict(_)) => apply(true).ok(),
+        Err(Error::Conflict(_)) if request.preview_forced => apply(true).ok(),
         _ => None,
     };
     Outcome {

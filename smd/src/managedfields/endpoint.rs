@@ -17,7 +17,7 @@ use super::error::Error;
 use super::identity::Operation;
 use super::last_applied::LAST_APPLIED_ANNOTATION;
 use super::manager::FieldManager;
-use super::object::{group_version, gvk_of, nested_str};
+use super::object::{group_version, nested_str};
 use super::reset::{
     ReplicasPaths, ResetFields, custom_resource_replicas_paths, kubernetes_replicas_paths,
 };
@@ -225,15 +225,6 @@ impl Endpoint {
         &self.kind
     }
 
-    /// Whether `subresource` is served: `""` (the main resource) always, `status` and `scale`
-    /// when the kind has them.
-    pub fn serves(&self, subresource: &str) -> bool {
-        match subresource {
-            "scale" => self.scale.is_some(),
-            other => self.managers.contains_key(other),
-        }
-    }
-
     /// The field manager of `subresource` (`""`, `status` or `scale`).
     pub fn field_manager(&self, subresource: &str) -> Result<&FieldManager, Error> {
         let found = match subresource {
@@ -291,7 +282,7 @@ impl Endpoint {
         validate_manager(manager, Request::Create)?;
         let field_manager = self.field_manager("")?;
         let live = field_manager.new_object();
-        Ok(self.write(None, &live, body, manager, "", now))
+        Ok(self.write(field_manager, None, &live, body, manager, now))
     }
 
     /// An update (PUT of the whole object) of `stored` into `body` by `manager` through
@@ -309,26 +300,22 @@ impl Endpoint {
                 "an update of the scale subresource takes replicas: use Endpoint::scale".into(),
             ));
         }
-        self.field_manager(subresource)?;
+        let field_manager = self.field_manager(subresource)?;
         validate_manager(manager, Request::Update)?;
-        Ok(self.write(Some(stored), stored, body, manager, subresource, now))
+        Ok(self.write(field_manager, Some(stored), stored, body, manager, now))
     }
 
+    /// `UpdateNoErrors` through `field_manager`, then the registry's work; the field manager's
+    /// own error, if any, is kept beside the result.
     fn write(
         &self,
+        field_manager: &FieldManager,
         stored: Option<&Value>,
         live: &Value,
         body: Value,
         manager: &str,
-        subresource: &str,
         now: Timestamp,
     ) -> Written {
-        let Ok(field_manager) = self.field_manager(subresource) else {
-            return Written {
-                object: body,
-                managed_fields_error: None,
-            };
-        };
         let (object, managed_fields_error) =
             match field_manager.update(live, body.clone(), manager, now) {
                 Ok(object) => (object, None),
@@ -338,7 +325,7 @@ impl Endpoint {
                 ),
             };
         Written {
-            object: self.finish(stored, object, subresource, now),
+            object: self.finish(stored, object, field_manager.subresource(), now),
             managed_fields_error,
         }
     }
@@ -484,7 +471,14 @@ impl Endpoint {
         {
             meta.insert("managedFields", listed);
         }
-        let written = self.write(Some(stored), stored, patched, manager, "", now);
+        let written = self.write(
+            self.field_manager("")?,
+            Some(stored),
+            stored,
+            patched,
+            manager,
+            now,
+        );
         Ok(Some((patch, written)))
     }
 
@@ -550,20 +544,6 @@ impl Endpoint {
             }
         }
         out
-    }
-
-    /// The kind of `object` is this endpoint's (the request's apiVersion and kind).
-    pub fn check_kind(&self, object: &Value) -> Result<(), Error> {
-        let gvk = gvk_of(object);
-        if gvk == self.kind {
-            Ok(())
-        } else {
-            Err(Error::BadRequest(format!(
-                "the object is a {}, the endpoint serves {}",
-                kind_text(&gvk),
-                kind_text(&self.kind)
-            )))
-        }
     }
 }
 
