@@ -1,7 +1,7 @@
 //! `smd schema types`: the type names of a schema, or its group/version/kind index.
 
 use super::load::load;
-use crate::cli::{Failure, Outcome, Status};
+use crate::{Failure, Outcome, Status};
 use smd_schema::Schema;
 use smd_schema::gvk::GvkIndex;
 use std::io::Write;
@@ -49,7 +49,7 @@ pub(crate) fn run(schemas: &[PathBuf], gvk: bool, out: &mut dyn Write) -> Result
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::tests::{run_cli, temp_file};
+    use crate::tests::{run_cli, temp_file};
 
     #[test]
     fn embedded_types_and_kinds() {

@@ -184,8 +184,8 @@ fn diff_json_and_yaml_reports() {
 fn diff_pairs_documents_and_reports_the_unmatched() {
     let result = smd(&[
         "diff",
-        "smd/tests/data/configmaps-live.yaml",
-        "smd/tests/data/configmaps.yaml",
+        "cli/tests/data/configmaps-live.yaml",
+        "cli/tests/data/configmaps.yaml",
         "--manager",
         "kubectl",
         "--now",
@@ -197,12 +197,12 @@ fn diff_pairs_documents_and_reports_the_unmatched() {
 
 #[test]
 fn diff_reads_live_from_stdin() {
-    let live = std::fs::read_to_string(root().join("smd/tests/data/configmaps-live.yaml")).unwrap();
+    let live = std::fs::read_to_string(root().join("cli/tests/data/configmaps-live.yaml")).unwrap();
     let result = smd_with(
         &[
             "diff",
             "-",
-            "smd/tests/data/configmaps.yaml",
+            "cli/tests/data/configmaps.yaml",
             "--manager",
             "kubectl",
             "--now",
@@ -223,7 +223,7 @@ fn diff_reads_live_from_stdin() {
 fn diff_create_with_one_file() {
     let result = smd(&[
         "diff",
-        "smd/tests/data/configmaps.yaml",
+        "cli/tests/data/configmaps.yaml",
         "--manager",
         "kubectl",
         "--now",
@@ -311,7 +311,7 @@ fn blame_annotates_every_owned_line() {
     // Set members (`v:` elements) and a block scalar: each line its own owners.
     let members = smd(&[
         "blame",
-        "smd/tests/data/set-members.yaml",
+        "cli/tests/data/set-members.yaml",
         "--color",
         "never",
     ]);
@@ -354,7 +354,7 @@ fn fields_as_paths_fieldsv1_and_sizes() {
 fn validate_accepts_and_names_each_problem() {
     let ok = smd(&["validate", HPA_LIVE, HPA_APPLIED]);
     assert_eq!(ok.0, 0, "{}", ok.2);
-    let bad = smd(&["validate", "smd/tests/data/invalid.yaml"]);
+    let bad = smd(&["validate", "cli/tests/data/invalid.yaml"]);
     assert_eq!(bad.0, 2);
     assert!(bad.1.is_empty());
     insta::assert_snapshot!("validate-invalid", shown(bad));
@@ -367,7 +367,7 @@ fn refusals_carry_the_api_servers_words() {
             "refuse-managed-fields-in-manifest",
             vec![
                 "diff",
-                "smd/tests/data/with-managed-fields.yaml",
+                "cli/tests/data/with-managed-fields.yaml",
                 "--manager",
                 "kubectl",
             ],
@@ -380,7 +380,7 @@ fn refusals_carry_the_api_servers_words() {
             "refuse-unknown-kind",
             vec![
                 "diff",
-                "smd/tests/data/unknown-kind.yaml",
+                "cli/tests/data/unknown-kind.yaml",
                 "--manager",
                 "kubectl",
             ],
@@ -390,7 +390,7 @@ fn refusals_carry_the_api_servers_words() {
             vec![
                 "diff",
                 HPA_LIVE,
-                "smd/tests/data/with-managed-fields.yaml",
+                "cli/tests/data/with-managed-fields.yaml",
                 "--manager",
                 "kubectl",
             ],
@@ -400,7 +400,7 @@ fn refusals_carry_the_api_servers_words() {
             vec![
                 "diff",
                 HPA_LIVE,
-                "smd/tests/data/configmap-named-web.yaml",
+                "cli/tests/data/configmap-named-web.yaml",
                 "--manager",
                 "kubectl",
             ],
@@ -410,7 +410,7 @@ fn refusals_carry_the_api_servers_words() {
             vec![
                 "diff",
                 HPA_LIVE,
-                "smd/tests/data/deployment-v1beta2.yaml",
+                "cli/tests/data/deployment-v1beta2.yaml",
                 "--manager",
                 "kubectl",
             ],

@@ -5,8 +5,8 @@
 //! Only when it refuses the document as a whole is the text read again as plain YAML/JSON to
 //! see whether it is something else.
 
-use crate::cli::Failure;
-use crate::cli::input::Input;
+use crate::Failure;
+use crate::input::Input;
 use smd::fieldpath::Value;
 use smd_schema::Schema;
 use smd_schema::gvk::{GroupVersionKind, GvkIndex};

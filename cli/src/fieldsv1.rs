@@ -74,7 +74,7 @@ fn describe(name: &str, error: &Error) -> Failure {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::tests::{run_cli, temp_file};
+    use crate::tests::{run_cli, temp_file};
 
     #[test]
     fn fmt_normalizes_order_and_whitespace() {

@@ -3,8 +3,8 @@
 //! `openAPIV3Schema` in a CRD), so a finding names the place to edit.
 
 use super::source::{is_crd, read_tree};
-use crate::cli::input;
-use crate::cli::{Failure, Outcome, Status};
+use crate::input;
+use crate::{Failure, Outcome, Status};
 use smd::fieldpath::{Map, Value};
 use std::io::Write;
 use std::path::PathBuf;
@@ -295,7 +295,7 @@ fn unescape(segment: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::tests::{run_cli, temp_file};
+    use crate::tests::{run_cli, temp_file};
 
     #[test]
     fn an_openapi_document() {

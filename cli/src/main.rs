@@ -1,11 +1,9 @@
 //! The `smd` command line: a thin layer of flags, files and rendering over the library.
 
-mod cli;
-
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    cli::run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock())
+    smd_cli::run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock())
 }

@@ -1,4 +1,6 @@
-//! Flags (declared once, with clap) and the dispatch to each subcommand.
+//! The `smd` command line as a library: flags (declared once, with clap), reading the inputs,
+//! and the dispatch to each subcommand. The binary (`src/main.rs`) only calls [`run`]; the fuzz
+//! targets and tests call it, and the layers under it, without a process.
 //!
 //! Every subcommand is a function from its arguments and input to text written on a
 //! `&mut dyn Write`, so tests call it without a process. Exit codes: 0 success, 2 bad input or
@@ -120,7 +122,7 @@ impl Failure {
 }
 
 /// Runs the command line `args`, writing results on `out` and errors on `err`.
-pub(crate) fn run(
+pub fn run(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
     out: &mut dyn Write,
     err: &mut dyn Write,

@@ -2,7 +2,7 @@
 
 use super::Format;
 use super::load::load;
-use crate::cli::{Failure, Outcome, Status};
+use crate::{Failure, Outcome, Status};
 use smd::fieldpath::Value;
 use smd_schema::Schema;
 use std::io::Write;
@@ -35,7 +35,7 @@ fn to_json(schema: &Schema) -> Result<String, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::tests::{run_cli, temp_file};
+    use crate::tests::{run_cli, temp_file};
     use smd_schema::Schema;
 
     const V2: &[u8] = br#"{"swagger": "2.0", "definitions": {

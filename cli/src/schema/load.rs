@@ -2,8 +2,8 @@
 //! documents merged (one per group-version, as an API server serves `/openapi/v3`).
 
 use super::source::{Part, Source, convert_crds, union};
-use crate::cli::Failure;
-use crate::cli::input::{self, Input};
+use crate::Failure;
+use crate::input::{self, Input};
 use smd_schema::Schema;
 use smd_schema::gvk::GvkIndex;
 use smd_schema::openapi::{Document, Error, ErrorKind, Version};
