@@ -48,15 +48,22 @@ pub fn smd_in(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> 
 }
 
 /// A fresh directory for one test's files, removed when dropped.
+#[derive(Debug)]
 pub struct Scratch {
     pub dir: tempfile::TempDir,
 }
 
-impl Scratch {
-    pub fn new() -> Scratch {
+impl Default for Scratch {
+    fn default() -> Scratch {
         Scratch {
             dir: tempfile::tempdir().unwrap(),
         }
+    }
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch::default()
     }
     pub fn path(&self) -> &Path {
         self.dir.path()
