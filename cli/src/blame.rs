@@ -11,6 +11,7 @@ use super::objects;
 use super::paths::names_item;
 use super::plan;
 use super::render::{self, ColorChoice, Paint};
+use super::terminal::escape;
 use super::{Failure, Outcome as Stop};
 
 /// The `blame` command's arguments.
@@ -86,7 +87,7 @@ fn owners(managed: &Managed) -> Vec<Owner> {
         .iter()
         .map(|(key, set)| {
             let id = ManagerId::from_key(key).unwrap_or_default();
-            let mut label = format!("{} ({}", id.manager, id.operation);
+            let mut label = format!("{} ({}", escape(&id.manager), id.operation);
             if !id.subresource.is_empty() {
                 label.push_str(&format!(" {}", id.subresource));
             }

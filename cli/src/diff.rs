@@ -12,6 +12,7 @@ use smd::managedfields::{Error, ManagerId, Timestamp};
 use super::endpoints::TypeArgs;
 use super::plan::{self, Conflict, Dropped, Outcome, OwnerChange, Refusal, Request};
 use super::render::{self, ColorChoice, Paint};
+use super::terminal::escape;
 use super::textdiff;
 use super::{Failure, Outcome as Stop};
 
@@ -240,7 +241,7 @@ fn object_name(outcome: &Outcome) -> String {
         parts.push(identity.namespace);
     }
     parts.push(identity.name);
-    parts.join(".")
+    escape(&parts.join(".")).into_owned()
 }
 
 /// Who a manager is, in words: `"kubectl" (Apply)`, `"hpa" (Update, apps/v1, subresource scale)`.
@@ -342,10 +343,18 @@ fn render_item(
             };
             out.push_str(&format!("  {}{status}\n", manager_words(&change.id)));
             for path in change.gained.leaves().iter() {
-                out.push_str(&format!("    {} {path}\n", paint.green("+")));
+                out.push_str(&format!(
+                    "    {} {}\n",
+                    paint.green("+"),
+                    escape(&path.to_string())
+                ));
             }
             for path in change.lost.leaves().iter() {
-                out.push_str(&format!("    {} {path}\n", paint.red("-")));
+                out.push_str(&format!(
+                    "    {} {}\n",
+                    paint.red("-"),
+                    escape(&path.to_string())
+                ));
             }
         }
     }
@@ -356,7 +365,11 @@ fn render_item(
             &paint.bold("\nRemoved (no longer in the manifest, and no one else owns them):\n"),
         );
         for d in removed {
-            out.push_str(&format!("  {} {}\n", paint.red("-"), d.path));
+            out.push_str(&format!(
+                "  {} {}\n",
+                paint.red("-"),
+                escape(&d.path.to_string())
+            ));
         }
     }
     if !kept.is_empty() {
@@ -365,7 +378,11 @@ fn render_item(
         );
         for d in kept {
             let owners: Vec<String> = d.owners.iter().map(manager_words).collect();
-            out.push_str(&format!("  {} (owned by {})\n", d.path, owners.join(", ")));
+            out.push_str(&format!(
+                "  {} (owned by {})\n",
+                escape(&d.path.to_string()),
+                owners.join(", ")
+            ));
         }
     }
     if !item.conflicts.is_empty() {
@@ -377,7 +394,7 @@ fn render_item(
                 .owner
                 .as_ref()
                 .map_or_else(|| "an unknown manager".to_owned(), manager_words);
-            out.push_str(&format!("  {}\n", paint.bold(&c.path.to_string())));
+            out.push_str(&format!("  {}\n", paint.bold(&escape(&c.path.to_string()))));
             out.push_str(&format!("    owned by {owner}\n"));
             out.push_str(&format!(
                 "    live:     {}\n",

@@ -10,6 +10,7 @@ use smd::managedfields::{Entry, entries};
 
 use super::objects;
 use super::render;
+use super::terminal::escape;
 use super::{Failure, Outcome as Stop};
 
 /// The `fields` command's arguments.
@@ -67,7 +68,7 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
                         ))
                     })?;
                     for path in set.iter() {
-                        text.push_str(&format!("  {path}\n"));
+                        text.push_str(&format!("  {}\n", escape(&path.to_string())));
                     }
                 }
             }
@@ -89,7 +90,7 @@ fn heading(entry: &Entry) -> String {
     if let Some(t) = entry.time {
         parts.push(t.to_string());
     }
-    format!("{} ({})", entry.manager, parts.join(", "))
+    format!("{} ({})", escape(&entry.manager), parts.join(", "))
 }
 
 fn json_len(value: &Value) -> usize {

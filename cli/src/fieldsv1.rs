@@ -1,6 +1,7 @@
 //! `smd fieldsv1 fmt|paths`: the canonical bytes of a field set, or its paths.
 
 use super::input::{self, Input};
+use super::terminal::escape;
 use super::{Failure, Outcome};
 use clap::Subcommand;
 use smd::fieldpath::{Error, Location, Set};
@@ -46,7 +47,7 @@ pub(crate) fn run(command: Command, out: &mut dyn Write) -> Result<(), Outcome> 
         Command::Paths { file } => {
             let set = read_set(&input::read(file.as_deref())?)?;
             for path in &set {
-                writeln!(out, "{path}")?;
+                writeln!(out, "{}", escape(&path.to_string()))?;
             }
         }
     }

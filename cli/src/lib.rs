@@ -21,6 +21,7 @@ mod paths;
 mod plan;
 mod render;
 mod schema;
+mod terminal;
 mod textdiff;
 mod validate;
 
@@ -143,24 +144,45 @@ pub fn run(
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            // Colored only for a terminal: help piped to a pager or file stays plain text.
-            let terminal = if e.use_stderr() {
-                io::stderr().is_terminal()
-            } else {
-                io::stdout().is_terminal()
-            };
-            let text = if terminal && std::env::var_os("NO_COLOR").is_none() {
+            if e.use_stderr() {
+                // A usage error quotes the arguments, which are input too: plain text, cleaned.
+                let text = e.render().to_string();
+                let _ = err.write_all(&terminal::clean(text.as_bytes(), false));
+                return ExitCode::from(2);
+            }
+            // Help and version: colored only for a terminal, plain in a pipe or file.
+            let text = if io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
                 e.render().ansi().to_string()
             } else {
                 e.render().to_string()
             };
-            let target: &mut dyn Write = if e.use_stderr() { err } else { out };
-            let _ = target.write_all(text.as_bytes());
-            return ExitCode::from(code);
+            let _ = out.write_all(text.as_bytes());
+            return ExitCode::SUCCESS;
         }
     };
-    let result = match cli.command {
+    // Everything a subcommand writes is held, then cleaned of terminal controls on its way out
+    // (output is built whole before it is written anyway).
+    let colors = match &cli.command {
+        Command::Diff(args) => args.color.enabled(),
+        Command::Blame(args) => args.color.enabled(),
+        _ => false,
+    };
+    let (mut held_out, mut held_err) = (Vec::new(), Vec::new());
+    let code = dispatch(cli.command, &mut held_out, &mut held_err);
+    let _ = err.write_all(&terminal::clean(&held_err, false));
+    if let Err(e) = out.write_all(&terminal::clean(&held_out, colors)) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            let _ = writeln!(err, "smd: writing output: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let _ = out.flush();
+    code
+}
+
+/// Runs one subcommand, writing on `out` and `err`.
+fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
+    let result = match command {
         Command::Diff(args) => diff::run(args, out, err).map(|s| match s {
             diff::DiffStatus::Same => Status::Ok,
             diff::DiffStatus::Changes => Status::Warnings,

@@ -12,6 +12,7 @@ use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
 use super::input::{self, Input};
+use super::terminal::escape;
 
 /// Where an object came from: the file (or `<stdin>`), its document, and its item when the
 /// document is a `List`.
@@ -28,7 +29,7 @@ pub(crate) struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: document {}", self.file, self.document)?;
+        write!(f, "{}: document {}", escape(&self.file), self.document)?;
         if self.line > 0 {
             write!(f, " (line {})", self.line)?;
         }
@@ -59,14 +60,15 @@ pub(crate) struct Identity {
 impl fmt::Display for Identity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = if self.group.is_empty() {
-            self.kind.clone()
+            escape(&self.kind).into_owned()
         } else {
-            format!("{}.{}", self.kind, self.group)
+            format!("{}.{}", escape(&self.kind), escape(&self.group))
         };
+        let name = escape(&self.name);
         if self.namespace.is_empty() {
-            write!(f, "{kind}/{}", self.name)
+            write!(f, "{kind}/{name}")
         } else {
-            write!(f, "{kind} {}/{}", self.namespace, self.name)
+            write!(f, "{kind} {}/{name}", escape(&self.namespace))
         }
     }
 }

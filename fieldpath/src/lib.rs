@@ -8,6 +8,7 @@
 
 #![deny(missing_docs)]
 
+mod control;
 mod element;
 mod error;
 mod fieldsv1;
@@ -21,6 +22,7 @@ mod set;
 pub mod value;
 pub mod yaml;
 
+pub use control::is_terminal_control;
 pub use element::{Key, KeyField, PathElement};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{ElementPattern, ExcludeFilter, Filter, IncludeFilter, SetMatcher};

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::resolve::{TagKind, resolves_to_str};
-use crate::Value;
+use crate::{Value, is_terminal_control};
 
 /// The YAML text of `value`: one document, ending with a line break.
 ///
@@ -162,9 +162,13 @@ fn write_string(out: &mut String, s: &str, block_indent: usize, is_key: bool) {
     }
 }
 
+/// YAML's printable characters, less those a terminal would act on ([`is_terminal_control`]):
+/// a string holding one is double-quoted with the character escaped, so that printing an object
+/// cannot move the cursor or reorder text, and reading it back gives the same string.
 fn is_printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
         && c != '\u{feff}'
+        && (matches!(c, '\t' | '\n') || !is_terminal_control(c))
 }
 
 /// Whether `s` may be written unquoted: the reader's resolution gives a string, and nothing in
@@ -263,6 +267,31 @@ mod tests {
         let written = to_string(&value);
         let back = from_str(&written).unwrap_or_else(|e| panic!("{written}\n{e}"));
         assert_eq!(back, value, "{written}");
+    }
+
+    #[test]
+    fn terminal_controls_are_escaped_in_keys_and_values() {
+        // A right-to-left override would make `evil.exe` show as `exe.live`; an escape
+        // sequence could clear the screen. Neither may reach the text raw, and both read back.
+        for s in [
+            "live\u{202e}exe.",
+            "a\u{1b}[2Jb",
+            "\u{2066}x\u{2069}",
+            "line\u{2028}break",
+            "del\u{7f}",
+            "c1\u{9b}31m",
+            "multi\nline\u{200f}\n",
+        ] {
+            let mut map = crate::value::Map::new();
+            map.insert(s, Value::from(s));
+            let value = Value::Map(map);
+            let text = to_string(&value);
+            assert!(
+                !text.chars().any(|c| c != '\n' && is_terminal_control(c)),
+                "{text:?}"
+            );
+            assert_eq!(from_str(&text).unwrap(), value, "{text}");
+        }
     }
 
     #[test]
