@@ -58,7 +58,7 @@ pub(crate) struct ApplyFlags {
     /// The time the API server would stamp on entries (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub(crate) now: Option<String>,
-    /// Documents processed at once; default: one per core.
+    /// Documents processed at once; default: one per core, at most 64.
     #[arg(short = 'j', long, value_name = "N")]
     pub(crate) jobs: Option<std::num::NonZeroUsize>,
     #[command(flatten)]

@@ -1,12 +1,17 @@
 //! Work spread over threads, results in input order.
 
-/// `f` of every item, on up to `jobs` scoped threads, in the items' order.
+/// The most threads one `map` starts, whatever `--jobs` asks: more than this many cores gives
+/// nothing on this work, and a thread per document of a large stream exhausts the process.
+pub(crate) const MAX_JOBS: usize = 64;
+
+/// `f` of every item, on up to `jobs` scoped threads (at most [`MAX_JOBS`]), in the items'
+/// order. A thread that cannot be started leaves its share to the calling thread.
 pub(crate) fn map<T: Send, R: Send>(
     items: Vec<T>,
     jobs: usize,
     f: impl Fn(T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = jobs.max(1).min(items.len());
+    let threads = jobs.clamp(1, MAX_JOBS).min(items.len());
     if threads <= 1 {
         return items.into_iter().map(f).collect();
     }
@@ -18,19 +23,43 @@ pub(crate) fn map<T: Send, R: Send>(
     }
     let f = &f;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
+        let started: Vec<_> = chunks
             .into_iter()
-            .map(|chunk| scope.spawn(move || chunk.into_iter().map(f).collect::<Vec<R>>()))
+            .map(|chunk| {
+                let (tx, rx) = std::sync::mpsc::channel::<Vec<T>>();
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    rx.recv()
+                        .map(|chunk| chunk.into_iter().map(f).collect::<Vec<R>>())
+                        .unwrap_or_default()
+                });
+                match spawned {
+                    Ok(handle) => match tx.send(chunk) {
+                        Ok(()) => Share::Thread(handle),
+                        // The thread is gone already; its share comes back with the error.
+                        Err(std::sync::mpsc::SendError(chunk)) => Share::Here(chunk),
+                    },
+                    Err(_) => Share::Here(chunk),
+                }
+            })
             .collect();
-        handles
+        started
             .into_iter()
-            .flat_map(|h| match h.join() {
-                Ok(results) => results,
-                // A worker that panicked is a bug; re-raise it here rather than lose results.
-                Err(panic) => std::panic::resume_unwind(panic),
+            .flat_map(|share| match share {
+                Share::Thread(handle) => match handle.join() {
+                    Ok(results) => results,
+                    // A worker that panicked is a bug; re-raise it here rather than lose results.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Share::Here(chunk) => chunk.into_iter().map(f).collect(),
             })
             .collect()
     })
+}
+
+/// Where one share of the items is worked on.
+enum Share<'scope, T, R> {
+    Thread(std::thread::ScopedJoinHandle<'scope, Vec<R>>),
+    Here(Vec<T>),
 }
 
 /// The number of jobs when none is asked for: one per core.
@@ -47,5 +76,14 @@ mod tests {
             assert_eq!(out, (0..100).map(|i| i * 2).collect::<Vec<_>>());
         }
         assert!(super::map(Vec::<i32>::new(), 4, |i| i).is_empty());
+    }
+
+    #[test]
+    fn absurd_job_counts_do_not_exhaust_threads() {
+        // `-j 1000000` over 100k documents once asked for 100k threads and died.
+        let items: Vec<u32> = (0..100_000).collect();
+        let out = super::map(items, 1_000_000, |i| i + 1);
+        assert_eq!(out.len(), 100_000);
+        assert!(out.iter().enumerate().all(|(i, v)| *v as usize == i + 1));
     }
 }
