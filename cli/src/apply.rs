@@ -53,7 +53,7 @@ pub(crate) fn run(
             Err(Refusal::Server(e @ Error::Conflict(_))) => {
                 conflicts.push(format!("{origin}: {e}"))
             }
-            Err(Refusal::Server(e)) => return Err(plan::refusal(origin, e).into()),
+            Err(Refusal::Server(e)) => return Err(plan::refusal(&outcome.pair, e).into()),
             Err(Refusal::Unserved(message)) => {
                 return Err(Failure::new(format!("{origin}: {message}")).into());
             }

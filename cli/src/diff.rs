@@ -193,7 +193,7 @@ fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Fai
             outcome.forced.clone(),
             plan::conflicts(e, &before, &pair.applied.value),
         ),
-        Err(Refusal::Server(e)) => return Err(plan::refusal(&pair.applied.origin, e)),
+        Err(Refusal::Server(e)) => return Err(plan::refusal(pair, e)),
         Err(Refusal::Unserved(message)) => {
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
         }

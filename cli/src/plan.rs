@@ -379,18 +379,26 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
 }
 
 /// The words for a request the API server refuses (not for conflicts, which are reported),
-/// naming the manifest and, for undecodable managedFields, the entry.
-pub(crate) fn refusal(origin: &super::objects::Origin, e: &Error) -> Failure {
-    let entry = match e {
-        Error::ManagedFields(d) => format!(
-            " (the live object's .metadata.managedFields[{}])",
-            d.index()
-        ),
-        _ => String::new(),
-    };
-    Failure::new(format!(
-        "{origin}: the API server would refuse this apply ({} {}): {e}{entry}",
-        e.code(),
-        e.reason().unwrap_or("InternalError")
-    ))
+/// naming the input at fault: the manifest, or the live object when the fault is in it (its
+/// fields or, naming the entry, its managedFields).
+pub(crate) fn refusal(pair: &Pair, e: &Error) -> Failure {
+    let status = format!("{} {}", e.code(), e.reason().unwrap_or("InternalError"));
+    match (&pair.live, e.is_live_object_fault()) {
+        (Some(live), true) => {
+            let entry = match e {
+                Error::ManagedFields(d) => format!(" (.metadata.managedFields[{}])", d.index()),
+                _ => String::new(),
+            };
+            Failure::new(format!(
+                "{}: the live object {}: the API server would refuse to apply {} to it ({status}): {e}{entry}",
+                live.origin,
+                live.identity(),
+                pair.applied.origin
+            ))
+        }
+        _ => Failure::new(format!(
+            "{}: the API server would refuse this apply ({status}): {e}",
+            pair.applied.origin
+        )),
+    }
 }

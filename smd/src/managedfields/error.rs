@@ -31,7 +31,11 @@ pub enum Error {
     /// is none (HTTP 404).
     #[error("{0}")]
     NotFound(String),
-    /// Anything else: an object that does not fit its type, a kind with no type (HTTP 500).
+    /// The stored object does not fit its type, so the field manager cannot work on it
+    /// (HTTP 500): the fault is in the live object, not in the request.
+    #[error("{0}")]
+    LiveObject(String),
+    /// Anything else: a request body that does not fit its type, a kind with no type (HTTP 500).
     #[error("{0}")]
     Internal(String),
 }
@@ -44,7 +48,7 @@ impl Error {
             Error::BadRequest(_) => 400,
             Error::Invalid { .. } => 422,
             Error::NotFound(_) => 404,
-            Error::ManagedFields(_) | Error::Internal(_) => 500,
+            Error::ManagedFields(_) | Error::LiveObject(_) | Error::Internal(_) => 500,
         }
     }
 
@@ -56,7 +60,7 @@ impl Error {
             Error::BadRequest(_) => Some("BadRequest"),
             Error::Invalid { .. } => Some("Invalid"),
             Error::NotFound(_) => Some("NotFound"),
-            Error::ManagedFields(_) | Error::Internal(_) => None,
+            Error::ManagedFields(_) | Error::LiveObject(_) | Error::Internal(_) => None,
         }
     }
 
@@ -76,6 +80,12 @@ impl Error {
             Error::Invalid { causes, .. } => causes.clone(),
             _ => Vec::new(),
         }
+    }
+
+    /// Whether the fault is in the stored object (its managedFields or its fields) rather
+    /// than in the request: a caller holding both names the live object's source.
+    pub fn is_live_object_fault(&self) -> bool {
+        matches!(self, Error::ManagedFields(_) | Error::LiveObject(_))
     }
 
     pub(crate) fn internal(message: impl Into<String>) -> Error {

@@ -185,7 +185,7 @@ impl FieldManager {
             ))
         })?;
         let live_typed = self.types.to_typed(live, true).map_err(|e| {
-            Error::internal(format!(
+            Error::LiveObject(format!(
                 "failed to create typed live object ({}): {e}",
                 describe(live)
             ))
@@ -282,7 +282,7 @@ impl FieldManager {
             ))
         })?;
         let live_typed = self.types.to_typed(live, true).map_err(|e| {
-            Error::internal(format!(
+            Error::LiveObject(format!(
                 "failed to convert live object ({}) to smd typed: {e}",
                 describe(live)
             ))
