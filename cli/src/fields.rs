@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use smd::fieldpath::Value;
-use smd::managedfields::{Entry, entries};
+use smd::managedfields::{Entry, ManagerId, Operation, Timestamp, entries};
 
 use super::objects;
+use super::plan;
 use super::render;
 use super::terminal::escape;
 use super::{Failure, Outcome as Stop};
@@ -41,33 +42,60 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
     let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
     let mut text = String::new();
     for object in &objects {
-        let list = entries(&object.value)
-            .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?
-            .unwrap_or_default();
+        // One decoding for `fields` and `blame`: what the API server cannot decode, neither
+        // lists.
+        let managed = plan::managers(&object.value)
+            .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
         text.push_str(&format!("# {} ({})\n", object.identity(), object.origin));
         if args.sizes {
+            let list = entries(&object.value)
+                .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?
+                .unwrap_or_default();
             sizes(&mut text, &object.value, &list);
             continue;
         }
-        for (i, entry) in list.iter().enumerate() {
+        // The entries as the API server would store them again: its order, canonical bytes.
+        let stored = managed
+            .encode()
+            .map_err(|e| Failure::new(format!("{}: cannot write the sets: {e}", object.origin)))?
+            .unwrap_or_default();
+        for entry in &stored {
             if args.manager.as_ref().is_some_and(|m| *m != entry.manager) {
                 continue;
             }
-            text.push_str(&format!("{}\n", heading(entry)));
-            let fields = entry.fields_v1.as_deref().unwrap_or(b"{}");
+            text.push_str(&format!(
+                "{}\n",
+                heading(
+                    &entry.manager,
+                    &entry.operation,
+                    &entry.api_version,
+                    &entry.subresource,
+                    entry.time.as_ref()
+                )
+            ));
+            let Some(versioned) = Operation::from_wire(&entry.operation)
+                .map(|op| {
+                    ManagerId::new(
+                        entry.manager.as_str(),
+                        op,
+                        entry.api_version.as_str(),
+                        entry.subresource.as_str(),
+                    )
+                    .key()
+                })
+                .and_then(|key| managed.fields.get(&key))
+            else {
+                continue;
+            };
             match args.output {
                 FieldsFormat::Fieldsv1 => {
-                    text.push_str(&String::from_utf8_lossy(fields));
+                    text.push_str(&String::from_utf8_lossy(
+                        entry.fields_v1.as_deref().unwrap_or(b"{}"),
+                    ));
                     text.push('\n');
                 }
                 FieldsFormat::Paths => {
-                    let set = smd::fieldpath::Set::from_fields_v1(fields).map_err(|e| {
-                        Failure::new(format!(
-                            "{}: .metadata.managedFields[{i}].fieldsV1: {e}",
-                            object.origin
-                        ))
-                    })?;
-                    for path in set.iter() {
+                    for path in versioned.set().iter() {
                         text.push_str(&format!("  {}\n", escape(&path.to_string())));
                     }
                 }
@@ -79,18 +107,24 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
 }
 
 /// `kubectl (Apply)`, `kube-controller-manager (Update apps/v1, subresource status, 2026-…)`.
-fn heading(entry: &Entry) -> String {
-    let mut parts = vec![entry.operation.clone()];
-    if !entry.api_version.is_empty() {
-        parts.push(entry.api_version.clone());
+fn heading(
+    manager: &str,
+    operation: &str,
+    api_version: &str,
+    subresource: &str,
+    time: Option<&Timestamp>,
+) -> String {
+    let mut parts = vec![operation.to_owned()];
+    if !api_version.is_empty() {
+        parts.push(api_version.to_owned());
     }
-    if !entry.subresource.is_empty() {
-        parts.push(format!("subresource {}", entry.subresource));
+    if !subresource.is_empty() {
+        parts.push(format!("subresource {subresource}"));
     }
-    if let Some(t) = entry.time {
+    if let Some(t) = time {
         parts.push(t.to_string());
     }
-    format!("{} ({})", escape(&entry.manager), parts.join(", "))
+    format!("{} ({})", escape(manager), parts.join(", "))
 }
 
 fn json_len(value: &Value) -> usize {
@@ -121,7 +155,13 @@ fn sizes(text: &mut String, object: &Value, list: &[Entry]) {
             "  {:>8} B {:>5.1}%  {}\n",
             n,
             share(n),
-            heading(entry)
+            heading(
+                &entry.manager,
+                &entry.operation,
+                &entry.api_version,
+                &entry.subresource,
+                entry.time.as_ref()
+            )
         ));
     }
     text.push_str(&format!(

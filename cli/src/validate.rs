@@ -24,6 +24,22 @@ pub(crate) struct ValidateArgs {
 pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
     let server = Server::load(&args.types)?;
     let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
+    if objects.is_empty() {
+        // As kubectl says "no objects passed to apply": an empty input is a mistake to see.
+        let names: Vec<String> = if args.files.is_empty() {
+            vec!["<stdin>".to_owned()]
+        } else {
+            args.files
+                .iter()
+                .map(|f| super::terminal::escape(&f.display().to_string()).into_owned())
+                .collect()
+        };
+        return Err(Failure::new(format!(
+            "{}: no objects to validate (only empty documents)",
+            names.join(", ")
+        ))
+        .into());
+    }
     let mut problems = Vec::new();
     let mut valid = Vec::new();
     for object in &objects {

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod jobs;
+mod oddities;
 mod origins;
 mod terminal;
 
