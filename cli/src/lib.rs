@@ -12,6 +12,7 @@ mod apply;
 mod blame;
 mod diff;
 mod endpoints;
+mod external_diff;
 mod fields;
 mod fieldsv1;
 mod input;
@@ -21,6 +22,7 @@ mod paths;
 mod plan;
 mod render;
 mod schema;
+mod secrets;
 mod textdiff;
 mod validate;
 

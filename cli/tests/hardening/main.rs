@@ -91,3 +91,6 @@ pub fn has_terminal_control(text: &str) -> bool {
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     })
 }
+
+mod external_diff;
+mod secrets;
