@@ -92,5 +92,8 @@ pub fn has_terminal_control(text: &str) -> bool {
     })
 }
 
+// Their fixtures run shell scripts and read Unix modes.
+#[cfg(unix)]
 mod external_diff;
+#[cfg(unix)]
 mod secrets;
