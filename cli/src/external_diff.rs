@@ -281,6 +281,26 @@ mod tests {
     }
 
     #[test]
+    fn every_character_is_either_kept_or_encoded_to_a_safe_name() {
+        let chars = (0..=0x3000u32)
+            .chain([0xFEFF, 0x1F600, 0x10FFFF])
+            .filter_map(char::from_u32);
+        let mut seen = std::collections::BTreeSet::new();
+        for c in chars {
+            let part = format!("{c}{c}");
+            let name = file_name("", "v1", &part, "", "x");
+            assert!(
+                name.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._%".contains(&b)),
+                "{c:?}: {name}"
+            );
+            assert_eq!(unusable(&name), None, "{c:?}");
+            // Distinct parts give distinct names ('%' is encoded too).
+            assert!(seen.insert(name), "{c:?}");
+        }
+    }
+
+    #[test]
     fn reads_the_variable_as_kubectl_does() {
         let p = Program::parse("colordiff -N -u --label=/etc/x  --color=always").unwrap();
         assert_eq!(p.command, "colordiff");
