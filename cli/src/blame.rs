@@ -24,6 +24,10 @@ pub(crate) struct BlameArgs {
     /// Color the owners column.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(crate) color: ColorChoice,
+    /// Show the values of Secrets; by default they are masked as `kubectl diff` masks them
+    /// (`***`).
+    #[arg(long)]
+    pub(crate) show_secrets: bool,
 }
 
 /// One manager of the object.
@@ -49,7 +53,11 @@ pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
             .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
         let owners = owners(&managed);
         let union = owners.iter().fold(Set::new(), |acc, o| acc.union(&o.set));
-        let shown = render::sorted(&render::without_managed_fields(&object.value));
+        let mut shown = render::sorted(&render::without_managed_fields(&object.value));
+        if !args.show_secrets {
+            // Keys stay (they are paths, not secrets): only values are hidden.
+            super::secrets::mask(&mut shown);
+        }
         let mut lines = Vec::new();
         walk(&shown, &mut Path::new(), &union, 0, &mut lines);
         if i > 0 {

@@ -2,7 +2,7 @@
 //! and whom it conflicts with — without a cluster.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -10,8 +10,10 @@ use smd::fieldpath::Value;
 use smd::managedfields::{Error, ManagerId, Timestamp};
 
 use super::endpoints::TypeArgs;
+use super::external_diff::{self, Program};
 use super::plan::{self, Conflict, Dropped, Outcome, OwnerChange, Refusal, Request};
 use super::render::{self, ColorChoice, Paint};
+use super::secrets;
 use super::terminal::escape;
 use super::textdiff;
 use super::{Failure, Outcome as Stop};
@@ -35,6 +37,10 @@ pub(crate) struct DiffArgs {
     /// Include metadata.managedFields in the object diff.
     #[arg(long)]
     pub(crate) show_managed_fields: bool,
+    /// Show the values of Secrets; by default they are masked as kubectl masks them (`***`,
+    /// and `*** (before)`/`*** (after)` where a value changes).
+    #[arg(long)]
+    pub(crate) show_secrets: bool,
 }
 
 /// The flags of a server-side apply, shared by `diff` and `apply`.
@@ -113,10 +119,47 @@ struct Item<'a> {
     before: Value,
     /// What the server stores; with conflicts, what a forced apply would store.
     after: Option<Value>,
+    /// `before` and `after` with Secret values masked, when they are a Secret's and
+    /// `--show-secrets` is not given: what is printed.
+    masked: Option<(Value, Option<Value>)>,
     owners: Vec<OwnerChange>,
     dropped: Vec<Dropped>,
+    /// With values as printed (masked).
     conflicts: Vec<Conflict>,
     changed: bool,
+}
+
+impl Item<'_> {
+    /// The live object as printed.
+    fn shown_before(&self) -> &Value {
+        self.masked.as_ref().map_or(&self.before, |(b, _)| b)
+    }
+
+    /// What the server would store, as printed.
+    fn shown_after(&self) -> Option<&Value> {
+        match &self.masked {
+            Some((_, after)) => after.as_ref(),
+            None => self.after.as_ref(),
+        }
+    }
+
+    /// The YAML of the live object (empty for a create) and of what the server would store.
+    fn texts(&self, show_managed: bool) -> Option<(String, String)> {
+        let shown = |v: &Value| {
+            if show_managed {
+                render::yaml(v)
+            } else {
+                render::yaml(&render::without_managed_fields(v))
+            }
+        };
+        let after = self.shown_after()?;
+        let old = if self.outcome.pair.live.is_none() {
+            String::new()
+        } else {
+            shown(self.shown_before())
+        };
+        Some((old, shown(after)))
+    }
 }
 
 pub(crate) fn run(
@@ -132,9 +175,9 @@ pub(crate) fn run(
     let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
     let mut items = Vec::new();
     for outcome in &planned.outcomes {
-        items.push(item(outcome, &request)?);
+        items.push(item(outcome, &request, args.show_secrets)?);
     }
-    let status = if items.iter().any(|i| !i.conflicts.is_empty()) {
+    let mut status = if items.iter().any(|i| !i.conflicts.is_empty()) {
         DiffStatus::Conflicts
     } else if items.iter().any(|i| i.changed) {
         DiffStatus::Changes
@@ -156,12 +199,41 @@ pub(crate) fn run(
             let paint = Paint {
                 on: args.color.enabled(),
             };
+            let program = Program::from_env()?;
+            if let Some(program) = &program {
+                for word in &program.dropped {
+                    let _ = writeln!(
+                        err,
+                        "smd: warning: {}: {word:?} is not passed to the program (kubectl passes \
+                         only words of letters, digits, '-' and '=')",
+                        external_diff::VARIABLE
+                    );
+                }
+                let ran = external_diff::run(program, &entries(&items, args.show_managed_fields))?;
+                if !ran.stdout.is_empty() {
+                    text.push_str(&ran.stdout);
+                    if !ran.stdout.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    text.push('\n');
+                }
+                let _ = err.write_all(ran.stderr.as_bytes());
+                // kubectl passes the program's answer on; a refusal still says 3.
+                if status != DiffStatus::Conflicts {
+                    status = if ran.differs {
+                        DiffStatus::Changes
+                    } else {
+                        DiffStatus::Same
+                    };
+                }
+            }
             for item in &items {
                 text.push_str(&render_item(
                     item,
                     &request,
                     paint,
                     args.show_managed_fields,
+                    program.is_some(),
                 )?);
             }
             for object in &planned.unmatched {
@@ -181,18 +253,31 @@ pub(crate) fn run(
     Ok(status)
 }
 
-fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Failure> {
+fn item<'a>(
+    outcome: &'a Outcome,
+    request: &Request<'_>,
+    show_secrets: bool,
+) -> Result<Item<'a>, Failure> {
     let pair = &outcome.pair;
     let before = pair
         .live
         .as_ref()
         .map_or_else(|| Value::Map(Default::default()), |l| l.value.clone());
+    let secret =
+        !show_secrets && (secrets::is_secret(&before) || secrets::is_secret(&pair.applied.value));
     let (after, conflicts) = match &outcome.result {
         Ok(object) => (Some(object.clone()), Vec::new()),
-        Err(Refusal::Server(e @ Error::Conflict(_))) => (
-            outcome.forced.clone(),
-            plan::conflicts(e, &before, &pair.applied.value),
-        ),
+        Err(Refusal::Server(e @ Error::Conflict(_))) => {
+            let conflicts = if secret {
+                // The live and manifest values of each conflict, masked as a pair.
+                let (mut live, mut applied) = (before.clone(), pair.applied.value.clone());
+                secrets::mask_pair(&mut live, &mut applied);
+                plan::conflicts(e, &live, &applied)
+            } else {
+                plan::conflicts(e, &before, &pair.applied.value)
+            };
+            (outcome.forced.clone(), conflicts)
+        }
         Err(Refusal::Server(e)) => return Err(plan::refusal(pair, e)),
         Err(Refusal::Unserved(message)) => {
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
@@ -215,10 +300,20 @@ fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Fai
         None => (Vec::new(), Vec::new()),
     };
     let changed = after.as_ref().is_some_and(|a| *a != before);
+    let masked = secret.then(|| {
+        let mut shown_before = before.clone();
+        let mut shown_after = after.clone();
+        match &mut shown_after {
+            Some(after) => secrets::mask_pair(&mut shown_before, after),
+            None => secrets::mask(&mut shown_before),
+        }
+        (shown_before, shown_after)
+    });
     Ok(Item {
         outcome,
         before,
         after,
+        masked,
         owners,
         dropped,
         conflicts,
@@ -230,18 +325,30 @@ fn item<'a>(outcome: &'a Outcome, request: &Request<'_>) -> Result<Item<'a>, Fai
 fn object_name(outcome: &Outcome) -> String {
     let object = outcome.pair.live.as_ref().unwrap_or(&outcome.pair.applied);
     let gvk = object.gvk();
-    let mut parts = Vec::new();
-    if !gvk.group.is_empty() {
-        parts.push(gvk.group.clone());
-    }
-    parts.push(gvk.version.clone());
-    parts.push(gvk.kind.clone());
     let identity = object.identity();
-    if !identity.namespace.is_empty() {
-        parts.push(identity.namespace);
-    }
-    parts.push(identity.name);
-    escape(&parts.join(".")).into_owned()
+    external_diff::file_name(
+        &gvk.group,
+        &gvk.version,
+        &gvk.kind,
+        &identity.namespace,
+        &identity.name,
+    )
+}
+
+/// The files of every object with something to show, for `KUBECTL_EXTERNAL_DIFF`.
+fn entries(items: &[Item<'_>], show_managed: bool) -> Vec<external_diff::Entry> {
+    items
+        .iter()
+        .filter_map(|item| {
+            let (live, merged) = item.texts(show_managed)?;
+            Some(external_diff::Entry {
+                name: object_name(item.outcome),
+                origin: item.outcome.pair.applied.origin.to_string(),
+                live,
+                merged,
+            })
+        })
+        .collect()
 }
 
 /// Who a manager is, in words: `"kubectl" (Apply)`, `"hpa" (Update, apps/v1, subresource scale)`.
@@ -263,11 +370,14 @@ pub(crate) fn manager_words(id: &ManagerId) -> String {
     out
 }
 
+/// One object's section; with `external`, its object diff is in the external program's
+/// output, printed before every section.
 fn render_item(
     item: &Item<'_>,
     request: &Request<'_>,
     paint: Paint,
     show_managed: bool,
+    external: bool,
 ) -> Result<String, Failure> {
     let mut out = String::new();
     let name = object_name(item.outcome);
@@ -286,49 +396,37 @@ fn render_item(
             e.to_string().replace('\n', "\n#   ")
         )));
     }
-    if let Some(after) = &item.after {
-        let shown = |v: &Value| {
-            if show_managed {
-                render::yaml(v)
-            } else {
-                render::yaml(&render::without_managed_fields(v))
-            }
-        };
-        let old = if creating {
-            String::new()
+    if let Some((old, new)) = item.texts(show_managed) {
+        if old == new {
+            out.push_str(&paint.dim("# The object would not change.\n"));
+        } else if external {
+            out.push_str(&paint.dim(&format!(
+                "# Object diff: the files {name}, in the {} output above.\n",
+                external_diff::VARIABLE
+            )));
         } else {
-            shown(&item.before)
-        };
-        let new = shown(after);
-        let diff = match std::env::var("KUBECTL_EXTERNAL_DIFF") {
-            Ok(program) if !program.trim().is_empty() => {
-                external_diff(&program, &name, &old, &new)?
-            }
-            _ => textdiff::unified(
+            let diff = textdiff::unified(
                 &format!("live/{name}"),
                 &old,
                 &format!("merged/{name}"),
                 &new,
                 3,
-            ),
-        };
-        if diff.is_empty() {
-            out.push_str(&paint.dim("# The object would not change.\n"));
-        }
-        for line in diff.lines() {
-            let colored = if line.starts_with("+++") || line.starts_with("---") {
-                paint.bold(line)
-            } else if line.starts_with('+') {
-                paint.green(line)
-            } else if line.starts_with('-') {
-                paint.red(line)
-            } else if line.starts_with("@@") {
-                paint.cyan(line)
-            } else {
-                line.to_owned()
-            };
-            out.push_str(&colored);
-            out.push('\n');
+            );
+            for line in diff.lines() {
+                let colored = if line.starts_with("+++") || line.starts_with("---") {
+                    paint.bold(line)
+                } else if line.starts_with('+') {
+                    paint.green(line)
+                } else if line.starts_with('-') {
+                    paint.red(line)
+                } else if line.starts_with("@@") {
+                    paint.cyan(line)
+                } else {
+                    line.to_owned()
+                };
+                out.push_str(&colored);
+                out.push('\n');
+            }
         }
     }
     if !item.owners.is_empty() {
@@ -419,46 +517,6 @@ fn render_item(
     Ok(out)
 }
 
-/// Runs `KUBECTL_EXTERNAL_DIFF` as kubectl does: the program and its flags, then two
-/// directories holding the live and merged object as files named like the object.
-fn external_diff(program: &str, name: &str, old: &str, new: &str) -> Result<String, Failure> {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let base = std::env::temp_dir().join(format!(
-        "smd-diff-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let live_dir = base.join("live");
-    let merged_dir = base.join("merged");
-    let write = |dir: &Path, text: &str| -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join(name), text)
-    };
-    let result = write(&live_dir, old)
-        .and_then(|()| write(&merged_dir, new))
-        .and_then(|()| {
-            let mut words = program.split_whitespace();
-            let command = words.next().unwrap_or_default();
-            std::process::Command::new(command)
-                .args(words)
-                .arg(&live_dir)
-                .arg(&merged_dir)
-                .output()
-        });
-    let _ = std::fs::remove_dir_all(&base);
-    let output =
-        result.map_err(|e| Failure::new(format!("KUBECTL_EXTERNAL_DIFF={program}: {e}")))?;
-    // diff exits 1 when the files differ; only a higher status is a failure.
-    if output.status.code().is_none_or(|c| c > 1) {
-        return Err(Failure::new(format!(
-            "KUBECTL_EXTERNAL_DIFF={program} failed ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        )));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
 /// The report in its versioned shape (docs/cli.md, "smd diff -o json").
 fn report(
     items: &[Item<'_>],
@@ -493,16 +551,10 @@ fn report(
                 "operation": if pair.live.is_some() { "update" } else { "create" },
                 "refused": !item.conflicts.is_empty(),
                 "changed": item.changed,
-                "diff": item.after.as_ref().map(|after| {
-                    let old = if pair.live.is_some() {
-                        render::yaml(&render::without_managed_fields(&item.before))
-                    } else {
-                        String::new()
-                    };
-                    let new = render::yaml(&render::without_managed_fields(after));
+                "diff": item.texts(false).map(|(old, new)| {
                     textdiff::unified("live", &old, "merged", &new, 3)
                 }),
-                "result": item.after.as_ref().map(|a| render::to_json(&render::sorted(a))),
+                "result": item.shown_after().map(|a| render::to_json(&render::sorted(a))),
                 "managers": item.owners.iter().map(|c| json!({
                     "manager": manager(&c.id),
                     "gained": paths(&c.gained),

@@ -252,8 +252,14 @@ fn external_diff_program_is_used() {
     assert_eq!(result.0, 1, "{}", result.2);
     assert!(result.1.contains("-  replicas: 5"), "{}", result.1);
     assert!(result.1.contains("+  replicas: 3"), "{}", result.1);
+    // kubectl's directories (LIVE-XXXXXX, MERGED-XXXXXX) and file names.
     assert!(
-        result.1.contains("/live/apps.v1.Deployment.default.web"),
+        result.1.contains("/LIVE-") && result.1.contains("/MERGED-"),
+        "{}",
+        result.1
+    );
+    assert!(
+        result.1.contains("/apps.v1.Deployment.default.web"),
         "{}",
         result.1
     );

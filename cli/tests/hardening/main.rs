@@ -96,3 +96,9 @@ pub fn has_terminal_control(text: &str) -> bool {
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     })
 }
+
+// Their fixtures run shell scripts and read Unix modes.
+#[cfg(unix)]
+mod external_diff;
+#[cfg(unix)]
+mod secrets;
