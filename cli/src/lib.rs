@@ -27,6 +27,12 @@ mod terminal;
 mod textdiff;
 mod validate;
 
+/// The layers under [`run`], for the fuzz targets (`fuzz/`): not a stable interface.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::terminal::{clean, escape};
+}
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};

@@ -14,7 +14,7 @@ use smd_fieldpath::is_terminal_control;
 /// `text` with every terminal control (line breaks and tabs included) written as `\u001b`, and
 /// a backslash before such an escape's look-alike left as it is: the text is for reading, not
 /// for parsing back.
-pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+pub fn escape(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_terminal_control) {
         return Cow::Borrowed(text);
     }
@@ -51,7 +51,7 @@ const SGR: [&[u8]; 7] = [
 /// when `colors` is on, every other terminal control is escaped (`\u001b`), and bytes that are
 /// not UTF-8 are written as `\xNN` (a lone 0x9b is a control sequence introducer to some
 /// terminals).
-pub(crate) fn clean(bytes: &[u8], colors: bool) -> Cow<'_, [u8]> {
+pub fn clean(bytes: &[u8], colors: bool) -> Cow<'_, [u8]> {
     let needs = bytes
         .iter()
         .any(|&b| (b < 0x20 && b != b'\n' && b != b'\t') || b >= 0x7f);

@@ -19,7 +19,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // A set read from JSON holds no NaN or infinite float, so it always has a JSON form.
-    let written = set.to_fields_v1().expect("a set read from fieldsV1 can be written");
+    let written = set
+        .to_fields_v1()
+        .expect("a set read from fieldsV1 can be written");
     let reread = Set::from_fields_v1(&written).expect("written fieldsV1 is accepted");
     assert!(reread == set, "re-reading changed the set");
     let rewritten = reread.to_fields_v1().expect("written again");

@@ -43,9 +43,16 @@ fn check(object: &Value) {
         .expect("a stored object's managedFields are a list of entries")
         .unwrap_or_default();
     let managed = Managed::decode(&list).expect("stored managedFields decode");
-    assert_eq!(managed.fields.len(), list.len(), "one entry per manager: {list:?}");
+    assert_eq!(
+        managed.fields.len(),
+        list.len(),
+        "one entry per manager: {list:?}"
+    );
     for (manager, set) in managed.fields.iter() {
-        assert!(!set.set().is_empty(), "{manager} is stored with an empty set");
+        assert!(
+            !set.set().is_empty(),
+            "{manager} is stored with an empty set"
+        );
     }
 }
 
@@ -66,7 +73,14 @@ fuzz_target!(|data: &[u8]| {
         let subresource = if i % 5 == 4 { "status" } else { "" };
         let written = match (i % 6, &stored) {
             (0 | 1 | 2, live) => endpoint
-                .apply(live.as_ref(), request, manager, i % 6 == 1, subresource, now)
+                .apply(
+                    live.as_ref(),
+                    request,
+                    manager,
+                    i % 6 == 1,
+                    subresource,
+                    now,
+                )
                 .ok(),
             (3, Some(live)) => endpoint
                 .update(live, request.clone(), manager, subresource, now)
@@ -74,14 +88,20 @@ fuzz_target!(|data: &[u8]| {
                 .map(|w| w.object),
             (4, Some(live)) => {
                 let replicas = request.as_int().unwrap_or(i as i64);
-                endpoint.scale(live, replicas, manager, now).ok().map(|w| w.object)
+                endpoint
+                    .scale(live, replicas, manager, now)
+                    .ok()
+                    .map(|w| w.object)
             }
             (_, Some(live)) => endpoint
                 .upgrade_client_side_apply(live, "kubectl", None, now)
                 .ok()
                 .flatten()
                 .map(|(_, w)| w.object),
-            (_, None) => endpoint.create(request.clone(), manager, now).ok().map(|w| w.object),
+            (_, None) => endpoint
+                .create(request.clone(), manager, now)
+                .ok()
+                .map(|w| w.object),
         };
         if let Some(object) = written {
             // An update that could not record its managers keeps the stored entries, which may

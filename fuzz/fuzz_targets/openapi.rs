@@ -26,5 +26,8 @@ fuzz_target!(|data: &[u8]| {
     let yaml = schema.to_yaml();
     let again = Schema::from_yaml(&yaml)
         .unwrap_or_else(|e| panic!("converted schema does not read back: {e}\n{yaml}"));
-    assert!(again == schema, "converted schema changed through YAML:\n{yaml}");
+    assert!(
+        again == schema,
+        "converted schema changed through YAML:\n{yaml}"
+    );
 });

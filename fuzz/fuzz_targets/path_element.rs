@@ -9,7 +9,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(element) = PathElement::from_fields_v1(data) else {
         return;
     };
-    let text = element.to_fields_v1().expect("a parsed element can be written");
+    let text = element
+        .to_fields_v1()
+        .expect("a parsed element can be written");
     let again = PathElement::from_fields_v1(&text).expect("written element parses");
     assert_eq!(again.compare(&element), std::cmp::Ordering::Equal);
     assert_eq!(again.to_fields_v1().expect("written again"), text);

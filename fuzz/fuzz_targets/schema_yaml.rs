@@ -23,5 +23,8 @@ fuzz_target!(|data: &[u8]| {
     let yaml = schema.to_yaml();
     let again = Schema::from_yaml(&yaml)
         .unwrap_or_else(|e| panic!("written schema does not read back: {e}\n{yaml}"));
-    assert!(again == schema, "schema YAML round trip changed the schema:\n{yaml}");
+    assert!(
+        again == schema,
+        "schema YAML round trip changed the schema:\n{yaml}"
+    );
 });

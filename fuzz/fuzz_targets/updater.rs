@@ -160,7 +160,10 @@ fn object(b: &mut Bytes<'_>) -> Value {
     }
     if fields & 128 != 0 {
         let n = b.below(3);
-        m.insert("args", Value::List((0..n).map(|_| pick(b, &["-v", "-q"])).collect()));
+        m.insert(
+            "args",
+            Value::List((0..n).map(|_| pick(b, &["-v", "-q"])).collect()),
+        );
     }
     Value::Map(m)
 }
@@ -183,9 +186,15 @@ fn covers(set: &Set, path: &[PathElement]) -> bool {
 fn check_managers(managers: &ManagedFields) {
     for (name, owned) in managers.iter() {
         assert!(!owned.set().is_empty(), "{name} kept an empty set");
-        let bytes = owned.set().to_fields_v1().expect("a manager's set writes as fieldsV1");
+        let bytes = owned
+            .set()
+            .to_fields_v1()
+            .expect("a manager's set writes as fieldsV1");
         let back = Set::from_fields_v1(&bytes).expect("written fieldsV1 reads back");
-        assert!(back == *owned.set(), "{name}'s set changed through fieldsV1");
+        assert!(
+            back == *owned.set(),
+            "{name}'s set changed through fieldsV1"
+        );
     }
 }
 
@@ -220,7 +229,10 @@ fuzz_target!(|data: &[u8]| {
                     assert!(after.get(manager).is_none(), "{manager} kept an empty set");
                 } else {
                     let owned = after.get(manager).expect("the applier owns its fields");
-                    assert!(owned.set() == &own, "{manager} does not own exactly its config");
+                    assert!(
+                        owned.set() == &own,
+                        "{manager} does not own exactly its config"
+                    );
                     assert!(owned.applied(), "an applier's entry is applied");
                 }
                 if let Some(result) = result {

@@ -16,7 +16,9 @@ fn same(a: &Value, b: &Value) -> bool {
         }
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
         }
         _ => a == b,
     }
@@ -29,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
             let _ = value.to_json();
             let written = yaml::to_string(&value);
             match yaml::from_str(&written) {
-                Ok(back) => assert!(same(&back, &value), "{value:?} written as {written:?} reads back as {back:?}"),
+                Ok(back) => assert!(
+                    same(&back, &value),
+                    "{value:?} written as {written:?} reads back as {back:?}"
+                ),
                 Err(e) => panic!("{value:?} written as {written:?} does not read back: {e}"),
             }
         }

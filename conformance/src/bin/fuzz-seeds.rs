@@ -1,6 +1,6 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml,
-//! openapi, crd, managedfields), one file per input, named by a hash of its bytes so reruns are idempotent.
+//! openapi, crd, managedfields, and cli from examples/ and cli/tests/data), one file per input, named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -41,6 +41,17 @@ fn main() -> ExitCode {
                 written += 1;
             }
         }
+    }
+    for (target, bytes) in cli_seeds() {
+        let dir = out.join(target);
+        let mut hasher = DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        let path = dir.join(format!("{:016x}", hasher.finish()));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &bytes)) {
+            eprintln!("fuzz-seeds: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        written += 1;
     }
     println!("fuzz-seeds: {written} seeds written to {}", out.display());
     ExitCode::SUCCESS
@@ -136,3 +147,126 @@ fn walk_specs(j: &Json, out: &mut Vec<(&'static str, Vec<u8>)>) {
         _ => {}
     }
 }
+
+/// Seeds for the `cli` target from the shipped examples and the CLI tests' data: three header
+/// bytes (command, flags, manager and time; see fuzz/fuzz_targets/cli.rs), then the manifests,
+/// the live objects and the CRDs, separated by lines `%%`.
+fn cli_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |p: PathBuf| std::fs::read(p).unwrap_or_default();
+    let mut inputs: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    examples.sort();
+    for example in examples {
+        let live = read(example.join("live.yaml"));
+        let crd = read(example.join("crd.yaml"));
+        let mut manifests: Vec<PathBuf> = std::fs::read_dir(&example)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("applied") && !n.contains(".result."))
+            })
+            .collect();
+        manifests.sort();
+        for manifest in manifests {
+            inputs.push((read(manifest), live.clone(), crd.clone()));
+        }
+    }
+    let data = root.join("cli/tests/data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&data)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for file in files {
+        inputs.push((read(file), Vec::new(), Vec::new()));
+    }
+    // A Secret two managers own, and a manifest changing one value: for the masking checks.
+    inputs.push((
+        SECRET_APPLIED.as_bytes().to_vec(),
+        SECRET_LIVE.as_bytes().to_vec(),
+        Vec::new(),
+    ));
+    let mut out = Vec::new();
+    // (command, flags): diff text/json/yaml, apply yaml/json with live and CRDs, forced, blame,
+    // fields, validate, and a scale apply.
+    let headers: [(u8, u8); 10] = [
+        (0, 0x11),
+        (1, 0x11),
+        (2, 0x51),
+        (3, 0x13),
+        (4, 0x11),
+        (0, 0x19),
+        (5, 0x80),
+        (6, 0x00),
+        (8, 0x00),
+        (9, 0x10),
+    ];
+    for (applied, live, crd) in &inputs {
+        for (i, (command, flags)) in headers.iter().enumerate() {
+            let mut bytes = vec![*command, *flags, (i as u8) & 3];
+            let first = if matches!(command, 5..=8) && !live.is_empty() {
+                live
+            } else {
+                applied
+            };
+            bytes.extend_from_slice(first);
+            bytes.extend_from_slice(b"\n%%\n");
+            bytes.extend_from_slice(live);
+            bytes.extend_from_slice(b"\n%%\n");
+            bytes.extend_from_slice(crd);
+            out.push(("cli", bytes));
+        }
+    }
+    out
+}
+
+const SECRET_LIVE: &str = "apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: default
+  uid: 8a0f3c3e-0000-4000-8000-000000000001
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{\"apiVersion\":\"v1\",\"data\":{\"password\":\"aHVudGVyMg==\"},\"kind\":\"Secret\"}'
+  managedFields:
+  - apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {f:data: {f:password: {}, f:user: {}}}
+    manager: kubectl
+    operation: Apply
+  - apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {f:data: {f:token: {}}}
+    manager: rotator
+    operation: Update
+data:
+  password: aHVudGVyMg==
+  user: YWRtaW4=
+  token: c2VjcmV0LXRva2Vu
+type: Opaque
+";
+
+const SECRET_APPLIED: &str = "apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: default
+data:
+  password: bmV3LXBhc3N3b3Jk
+  token: b3RoZXItdG9rZW4=
+stringData:
+  extra: plain-secret-text
+";

@@ -1,0 +1,46 @@
+//! The terminal filter every line of smd's output passes, and the escaping of names.
+//!
+//! Invariants: `clean` leaves no terminal control but line feeds, tabs and (with colors on)
+//! smd's own color codes; text with nothing to escape passes unchanged; `escape` leaves no
+//! control at all, so a name can never start a line of its own.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use smd::fieldpath::is_terminal_control;
+use smd_cli::fuzzing::{clean, escape};
+
+const OWN_CODES: [&str; 7] = [
+    "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flag, bytes)) = data.split_first() else {
+        return;
+    };
+    let colors = flag & 1 == 1;
+    let cleaned = clean(bytes, colors);
+    let mut text = std::str::from_utf8(&cleaned)
+        .expect("cleaned output is UTF-8")
+        .to_owned();
+    if colors {
+        for code in OWN_CODES {
+            text = text.replace(code, "");
+        }
+    }
+    assert!(
+        !text
+            .chars()
+            .any(|c| c != '\n' && c != '\t' && is_terminal_control(c)),
+        "{text:?}"
+    );
+    if let Ok(plain) = std::str::from_utf8(bytes) {
+        if !plain
+            .chars()
+            .any(|c| c != '\n' && c != '\t' && is_terminal_control(c))
+        {
+            assert_eq!(&*cleaned, bytes, "nothing to escape, yet changed");
+        }
+        let escaped = escape(plain);
+        assert!(!escaped.chars().any(is_terminal_control), "{escaped:?}");
+    }
+});
