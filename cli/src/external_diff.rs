@@ -108,7 +108,7 @@ fn encode(part: &str, out: &mut String) {
 }
 
 /// Why `name` cannot be a file of the directories; `None` when it can.
-fn unusable(name: &str) -> Option<String> {
+pub(crate) fn unusable(name: &str) -> Option<String> {
     if name.is_empty() || name == "." || name == ".." {
         return Some(format!("{name:?} is not a file name"));
     }

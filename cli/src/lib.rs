@@ -31,6 +31,16 @@ mod validate;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::terminal::{clean, escape};
+
+    /// The file name `KUBECTL_EXTERNAL_DIFF` gets for an object, or why there is none.
+    pub fn external_diff_file_name(parts: [&str; 5]) -> Result<String, String> {
+        let [group, version, kind, namespace, name] = parts;
+        let file = crate::external_diff::file_name(group, version, kind, namespace, name);
+        match crate::external_diff::unusable(&file) {
+            Some(why) => Err(why),
+            None => Ok(file),
+        }
+    }
 }
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
