@@ -381,6 +381,9 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
 /// The words for a request the API server refuses (not for conflicts, which are reported),
 /// naming the manifest and, for undecodable managedFields, the entry.
 pub(crate) fn refusal(origin: &super::objects::Origin, e: &Error) -> Failure {
+    if let Error::Limit(_) = e {
+        return Failure::new(format!("{origin}: smd cannot apply this: {e}"));
+    }
     let entry = match e {
         Error::ManagedFields(d) => format!(
             " (the live object's .metadata.managedFields[{}])",
