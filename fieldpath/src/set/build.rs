@@ -402,4 +402,37 @@ mod tests {
         assert!(fragile(&[Value::List(vec![big]), Value::Float(0.5)]));
         assert!(fragile(&[Value::Float(f64::NAN)]));
     }
+
+    #[test]
+    fn promoting_children_before_many_members_costs_n_log_n() {
+        // n members `z…` and n children `a…`, all promoted: one by one, each promoted element
+        // would shift the n members after it (n² = 4·10⁸ here, against a bound of 4.6·10⁶).
+        let n = 20_000;
+        let members: Vec<PathElement> = (0..n)
+            .map(|i| PathElement::field(format!("z{i:06}")))
+            .collect();
+        let children: Vec<(PathElement, Set)> = (0..n)
+            .map(|i| {
+                let mut below = Set::new();
+                below.insert(&[PathElement::field("x")]);
+                (PathElement::field(format!("a{i:06}")), below)
+            })
+            .collect();
+        let set = Set::from_parts(members, children);
+        crate::work::take();
+        let promoted = set.promote_children((), &|_, _| true, &|_, _| ());
+        let work = crate::work::take();
+        let bound = 16 * n as u64 * (n as f64).log2() as u64;
+        assert!(
+            work <= bound,
+            "promoting {n} children took {work} units (bound {bound})"
+        );
+        assert_eq!(promoted.members().len(), 2 * n);
+        assert!(
+            promoted
+                .members()
+                .windows(2)
+                .all(|w| w[0].compare(&w[1]) == Ordering::Less)
+        );
+    }
 }
