@@ -23,6 +23,22 @@ pub const SIZES: [usize; 5] = [20, 50, 100, 500, 1000];
 /// How many `NN.json` operand sets each size directory holds.
 pub const OPERAND_COUNT: usize = 50;
 
+/// The `fieldsV1` document of `fieldsv1_read/*`: `n` sibling keys `f:k000000`, `f:k000001`, …,
+/// the even ones members (`{}`), the odd ones with a child (`{"f:x":{}}`), in Go's order or
+/// reversed. `go/fieldsv1_read_test.go` writes the same bytes.
+pub fn fieldsv1_siblings(n: usize, reversed: bool) -> Vec<u8> {
+    let mut keys: Vec<String> = (0..n)
+        .map(|i| match i % 2 {
+            0 => format!(r#""f:k{i:06}":{{}}"#),
+            _ => format!(r#""f:k{i:06}":{{"f:x":{{}}}}"#),
+        })
+        .collect();
+    if reversed {
+        keys.reverse();
+    }
+    format!("{{{}}}", keys.join(",")).into_bytes()
+}
+
 /// Where `go/cmd/gendata` wrote the field-set operands.
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/fieldset")

@@ -382,6 +382,12 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
 /// naming the input at fault: the manifest, or the live object when the fault is in it (its
 /// fields or, naming the entry, its managedFields).
 pub(crate) fn refusal(pair: &Pair, e: &Error) -> Failure {
+    if let Error::Limit(_) = e {
+        return Failure::new(format!(
+            "{}: smd cannot apply this: {e}",
+            pair.applied.origin
+        ));
+    }
     let status = format!("{} {}", e.code(), e.reason().unwrap_or("InternalError"));
     match (&pair.live, e.is_live_object_fault()) {
         (Some(live), true) => {

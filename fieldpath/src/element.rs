@@ -124,6 +124,7 @@ impl PathElement {
     /// Go's `PathElement.Compare`: field < key < value < index, then within the kind.
     pub fn compare(&self, other: &PathElement) -> Ordering {
         use PathElement::*;
+        crate::count_work(1);
         match (self, other) {
             (Field(a), Field(b)) => a.cmp(b),
             (Key(a), Key(b)) => a.compare(b),

@@ -39,3 +39,32 @@ pub use set::{Paths, Set};
 /// hostile document from overflowing the stack.
 pub const MAX_DEPTH: usize = 1000;
 pub use value::{Kind, Map, Value};
+
+/// Counts `units` of work in unit tests; nothing otherwise.
+#[inline(always)]
+pub(crate) fn count_work(units: usize) {
+    #[cfg(test)]
+    work::add(units);
+    #[cfg(not(test))]
+    let _ = units;
+}
+
+/// Work the set builders do, counted in unit tests so that a scaling bound can be checked
+/// without a clock: one unit per element comparison and per element shifted by an insertion.
+#[cfg(test)]
+pub(crate) mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static UNITS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn add(units: usize) {
+        UNITS.with(|u| u.set(u.get().saturating_add(units as u64)));
+    }
+
+    /// The units counted on this thread since the last call.
+    pub(crate) fn take() -> u64 {
+        UNITS.with(|u| u.replace(0))
+    }
+}

@@ -7,6 +7,7 @@
 mod jobs;
 mod oddities;
 mod origins;
+mod readback;
 mod terminal;
 
 use std::io::Write;

@@ -8,7 +8,7 @@ use crate::element::{Key, KeyField, PathElement};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::json::read::{Reader, SET_FROM_JSON_BUFFER};
 use crate::name::Name;
-use crate::set::Set;
+use crate::set::{NodeBuilder, Repeat, Set};
 use crate::value::write_go_quoted;
 use std::sync::Arc;
 
@@ -73,9 +73,14 @@ impl Set {
 
 /// [`read_node`] over a value.
 fn node_from_value(map: &crate::Map) -> Option<(Option<Set>, bool)> {
-    let mut children: Option<Set> = None;
+    let mut node = NodeBuilder::default();
     let mut member = false;
-    for (key, value) in map.iter() {
+    // Go reads the text encoding/json writes for the value, keys sorted by bytes; the order
+    // decides which of two keys naming equal elements (`v:1` and `v:1.0`, `v:0` and `v:-0`)
+    // gives the element and which the subtree.
+    let mut entries: Vec<_> = map.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    for (key, value) in entries {
         // Anything unusual goes the text way: values under "." and under dropped keys are
         // skipped by the reader, but the text of a NaN there would not be written at all.
         if key == "." {
@@ -92,17 +97,41 @@ fn node_from_value(map: &crate::Map) -> Option<(Option<Set>, bool)> {
                     return None;
                 };
                 let (grandchildren, child_is_member) = node_from_value(child)?;
-                if child_is_member {
-                    children.get_or_insert_default().insert_member(&element);
-                }
-                if let Some(grandchildren) = grandchildren {
-                    *children.get_or_insert_default().descend(&element) = grandchildren;
-                }
+                add_child(&mut node, element, grandchildren, child_is_member);
             }
         }
     }
-    let member = member || children.is_none();
-    Some((children, member))
+    Some(finish_node(node, member))
+}
+
+/// What one key of a node brings to it: the element as a member, the node below it, or both.
+fn add_child(
+    node: &mut NodeBuilder,
+    element: PathElement,
+    grandchildren: Option<Set>,
+    child_is_member: bool,
+) {
+    match (grandchildren, child_is_member) {
+        (Some(grandchildren), true) => {
+            node.member(element.clone());
+            node.child(element, grandchildren);
+        }
+        (Some(grandchildren), false) => node.child(element, grandchildren),
+        (None, true) => node.member(element),
+        (None, false) => {}
+    }
+}
+
+/// The node's children (if any key made one) and whether the node itself is a member. The
+/// elements are placed as Go's reader places them one by one: a repeated key keeps its first
+/// element and replaces what an earlier one put below it.
+fn finish_node(node: NodeBuilder, member: bool) -> (Option<Set>, bool) {
+    if node.is_empty() {
+        // A node with no children is a member whatever it says (`{}`, `null`, or only
+        // dropped keys).
+        return (None, true);
+    }
+    (Some(node.finish(Repeat::Replace)), member)
 }
 
 impl PathElement {
@@ -139,10 +168,9 @@ fn element_error(message: String) -> Error {
     Error::new(ErrorKind::PathElement, message, Location::Unknown)
 }
 
-/// One node: its children (if any key made one) and whether the node itself is a member. A node
-/// with no children is a member whatever it says (`{}`, `null`, or only dropped keys).
+/// One node: its children (if any key made one) and whether the node itself is a member.
 fn read_node(reader: &mut Reader<'_>) -> (Option<Set>, bool) {
-    let mut children: Option<Set> = None;
+    let mut node = NodeBuilder::default();
     let mut member = false;
     reader.read_map_cb(|reader, key| {
         if *key == *b"." {
@@ -158,19 +186,12 @@ fn read_node(reader: &mut Reader<'_>) -> (Option<Set>, bool) {
             }
             Ok(element) => {
                 let (grandchildren, child_is_member) = read_node(reader);
-                if child_is_member {
-                    children.get_or_insert_default().insert_member(&element);
-                }
-                if let Some(grandchildren) = grandchildren {
-                    // A repeated key replaces what an earlier one put below it, as in Go.
-                    *children.get_or_insert_default().descend(&element) = grandchildren;
-                }
+                add_child(&mut node, element, grandchildren, child_is_member);
             }
         }
         true
     });
-    let member = member || children.is_none();
-    (children, member)
+    finish_node(node, member)
 }
 
 fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
@@ -280,6 +301,63 @@ mod tests {
         assert!(set.is_ok(), "{set:?}");
         let error = Set::from_fields_v1(&deep(crate::MAX_DEPTH + 5)).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::Limit);
+    }
+
+    /// `{"f:k000000":{},"f:k000001":{"f:x":{}},...}` with `n` keys, in Go's order or reversed:
+    /// members and child nodes both.
+    fn siblings(n: usize, reversed: bool) -> Vec<u8> {
+        let mut keys: Vec<String> = (0..n)
+            .map(|i| match i % 2 {
+                0 => format!(r#""f:k{i:06}":{{}}"#),
+                _ => format!(r#""f:k{i:06}":{{"f:x":{{}}}}"#),
+            })
+            .collect();
+        if reversed {
+            keys.reverse();
+        }
+        format!("{{{}}}", keys.join(",")).into_bytes()
+    }
+
+    #[test]
+    fn reversed_sibling_keys_read_as_sorted_ones() {
+        let n = 200_000;
+        let sorted = Set::from_fields_v1(&siblings(n, false)).unwrap();
+        let reversed = Set::from_fields_v1(&siblings(n, true)).unwrap();
+        assert_eq!(sorted.size(), n);
+        assert_eq!(reversed, sorted);
+        let value = crate::Value::from_json(std::str::from_utf8(&siblings(n, true)).unwrap());
+        assert_eq!(Set::from_fields_v1_value(&value.unwrap()), Some(sorted));
+    }
+
+    /// The work (element comparisons and elements shifted by insertions) of reading `text`.
+    fn work_to_read(text: &[u8]) -> u64 {
+        crate::work::take();
+        let set = Set::from_fields_v1(text);
+        let work = crate::work::take();
+        assert!(set.is_ok(), "{set:?}");
+        work
+    }
+
+    #[test]
+    fn reading_siblings_in_any_order_costs_n_log_n() {
+        // Quadratic insertion shifts about n²/4 elements here (two lists of n/2): 10⁸ at
+        // 20,000 keys, where n·log₂n is 3·10⁵.
+        let n = 20_000;
+        let bound = 16 * n as u64 * (n as f64).log2() as u64;
+        let text = siblings(n, true);
+        let work = work_to_read(&text);
+        assert!(
+            work <= bound,
+            "reading {n} reversed keys took {work} units (bound {bound})"
+        );
+        let value = crate::Value::from_json(std::str::from_utf8(&text).unwrap()).unwrap();
+        crate::work::take();
+        assert!(Set::from_fields_v1_value(&value).is_some());
+        let work = crate::work::take();
+        assert!(
+            work <= bound,
+            "reading {n} reversed keys as a value took {work} units"
+        );
     }
 
     #[test]

@@ -5,12 +5,11 @@
 //! drops everything below a member of the other set, and [`Set::intersection`] keeps only paths
 //! that are members of both (`{.a.b} ∩ {.a}` is empty).
 
-use super::Set;
+use super::build::insert_members;
+use super::{Child, NodeBuilder, Repeat, Set};
 use crate::element::PathElement;
 use std::cmp::Ordering;
 use std::sync::Arc;
-
-type Child = (PathElement, Arc<Set>);
 
 impl Set {
     /// Every path in either set.
@@ -256,13 +255,16 @@ impl Set {
             members: self.members.clone(),
             children: Vec::with_capacity(self.children.len()),
         };
+        let mut promoted = Vec::new();
         for (element, child) in &self.children {
             if promote(&ctx, element) {
-                out.insert_member(element);
+                promoted.push(element.clone());
             }
             let below = child.promote_children(descend(&ctx, element), promote, descend);
             out.children.push((element.clone(), Arc::new(below)));
         }
+        // At once: one by one, each would shift the members after it.
+        insert_members(&mut out.members, promoted);
         out
     }
 }
@@ -280,62 +282,10 @@ impl Set {
     /// assert!(set.has(&[PathElement::field("spec"), PathElement::field("replicas")]));
     /// assert!(set.has(&[PathElement::field("kind")]));
     /// ```
-    pub fn from_parts(mut members: Vec<PathElement>, mut children: Vec<(PathElement, Set)>) -> Set {
-        if members
-            .iter()
-            .chain(children.iter().map(|(e, _)| e))
-            .any(fragile)
-        {
-            // Go's order is not total with NaN (equal to every number) or with ints beyond
-            // 2^53 next to floats (compared as floats, they can equal two different ints): a
-            // sort could refuse such an order, and only inserting one by one, as Go does,
-            // places such elements where Go does.
-            let mut set = Set::new();
-            for m in &members {
-                set.insert_member(m);
-            }
-            for (element, child) in children {
-                let node = set.descend(&element);
-                *node = node.union(&child);
-            }
-            return set;
-        }
-        members.sort_by(|a, b| a.compare(b));
-        members.dedup_by(|a, b| a.compare(b) == Ordering::Equal);
-        children.sort_by(|a, b| a.0.compare(&b.0));
-        let mut merged: Vec<Child> = Vec::with_capacity(children.len());
-        for (element, set) in children {
-            match merged.last_mut() {
-                Some((last, existing)) if last.compare(&element) == Ordering::Equal => {
-                    *existing = Arc::new(existing.union(&set));
-                }
-                _ => merged.push((element, Arc::new(set))),
-            }
-        }
-        Set {
-            members,
-            children: merged,
-        }
-    }
-}
-
-/// Whether a path element holds a number Go's order cannot place consistently: a NaN, or an
-/// int a float64 cannot hold exactly (beyond 2^53).
-fn fragile(element: &PathElement) -> bool {
-    fn value(v: &crate::value::Value) -> bool {
-        use crate::value::Value;
-        const EXACT: u64 = 1 << 53;
-        match v {
-            Value::Float(f) => f.is_nan(),
-            Value::Int(i) => i.unsigned_abs() > EXACT,
-            Value::List(items) => items.iter().any(value),
-            Value::Map(m) => m.values().any(value),
-            _ => false,
-        }
-    }
-    match element {
-        PathElement::Value(v) => value(v),
-        PathElement::Key(key) => key.fields().iter().any(|f| value(&f.value)),
-        PathElement::Field(_) | PathElement::Index(_) => false,
+    pub fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
+        let mut node = NodeBuilder::default();
+        members.into_iter().for_each(|m| node.member(m));
+        children.into_iter().for_each(|(e, s)| node.child(e, s));
+        node.finish(Repeat::Unite)
     }
 }

@@ -20,13 +20,18 @@
 //! ```
 
 mod algebra;
+mod build;
 mod iter;
 
 use crate::element::PathElement;
 use std::fmt;
 use std::sync::Arc;
 
+pub(crate) use build::{NodeBuilder, Repeat};
 pub use iter::Paths;
+
+/// A child node: its element and the node, shared between sets.
+type Child = (PathElement, Arc<Set>);
 
 /// A set of paths.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +61,7 @@ impl Set {
     /// Adds the member `element` to this node.
     pub(crate) fn insert_member(&mut self, element: &PathElement) {
         if let Err(at) = go_search(&self.members, |m| m.compare(element)) {
+            crate::count_work(self.members.len().saturating_sub(at));
             self.members.insert(at, element.clone());
         }
     }
@@ -65,6 +71,7 @@ impl Set {
         let at = match go_search(&self.children, |(e, _)| e.compare(element)) {
             Ok(at) => at,
             Err(at) => {
+                crate::count_work(self.children.len().saturating_sub(at));
                 self.children
                     .insert(at, (element.clone(), Arc::new(Set::new())));
                 at
@@ -187,17 +194,25 @@ impl AsRef<[PathElement]> for crate::Path {
 /// to every number, the two find different elements (Go merges `v:NaN` into the first number
 /// of a node).
 fn go_search<T>(items: &[T], compare: impl Fn(&T) -> std::cmp::Ordering) -> Result<usize, usize> {
-    let (mut lo, mut hi) = (0, items.len());
+    go_search_by(items.len(), |i| {
+        items.get(i).map_or(std::cmp::Ordering::Greater, &compare)
+    })
+}
+
+/// [`go_search`] over positions `0..len`, `probe(i)` comparing the item at `i` with the target.
+fn go_search_by(len: usize, probe: impl Fn(usize) -> std::cmp::Ordering) -> Result<usize, usize> {
+    let (mut lo, mut hi) = (0, len);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        match items.get(mid) {
-            Some(item) if compare(item) == std::cmp::Ordering::Less => lo = mid + 1,
-            _ => hi = mid,
+        if probe(mid) == std::cmp::Ordering::Less {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    let at = lo;
-    match items.get(at) {
-        Some(item) if compare(item) == std::cmp::Ordering::Equal => Ok(at),
-        _ => Err(at),
+    if lo < len && probe(lo) == std::cmp::Ordering::Equal {
+        Ok(lo)
+    } else {
+        Err(lo)
     }
 }

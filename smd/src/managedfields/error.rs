@@ -38,6 +38,12 @@ pub enum Error {
     /// Anything else: a request body that does not fit its type, a kind with no type (HTTP 500).
     #[error("{0}")]
     Internal(String),
+    /// smd's own limit, not an answer of the API server: the object would be stored with
+    /// managedFields nested deeper than smd reads back (see
+    /// [`MAX_MANAGED_PATH`](super::MAX_MANAGED_PATH)). [`Error::code`] says 500 for callers that
+    /// need a status.
+    #[error("{0}")]
+    Limit(String),
 }
 
 impl Error {
@@ -48,7 +54,10 @@ impl Error {
             Error::BadRequest(_) => 400,
             Error::Invalid { .. } => 422,
             Error::NotFound(_) => 404,
-            Error::ManagedFields(_) | Error::LiveObject(_) | Error::Internal(_) => 500,
+            Error::ManagedFields(_)
+            | Error::LiveObject(_)
+            | Error::Internal(_)
+            | Error::Limit(_) => 500,
         }
     }
 
@@ -60,7 +69,10 @@ impl Error {
             Error::BadRequest(_) => Some("BadRequest"),
             Error::Invalid { .. } => Some("Invalid"),
             Error::NotFound(_) => Some("NotFound"),
-            Error::ManagedFields(_) | Error::LiveObject(_) | Error::Internal(_) => None,
+            Error::ManagedFields(_)
+            | Error::LiveObject(_)
+            | Error::Internal(_)
+            | Error::Limit(_) => None,
         }
     }
 

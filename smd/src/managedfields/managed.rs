@@ -21,6 +21,53 @@ pub struct Managed {
     pub times: BTreeMap<String, Timestamp>,
 }
 
+/// How many levels a stored object's managedFields nest above the first element of a path they
+/// name: the object, `metadata`, `managedFields`, the entry, and the `fieldsV1` map.
+pub const MANAGED_FIELDS_NESTING: usize = 5;
+
+/// The most levels a manager's set may nest (the elements of its longest path, an empty child
+/// node counting as one): smd's limit, so that a stored object, managedFields included, nests
+/// within the [`smd_fieldpath::MAX_DEPTH`] levels smd's readers take. The API server has no such
+/// limit; without it smd could write an object it then refuses to read.
+pub const MAX_MANAGED_PATH: usize = smd_fieldpath::MAX_DEPTH - MANAGED_FIELDS_NESTING;
+
+impl Managed {
+    /// A manager (the first by key) whose set nests deeper than [`MAX_MANAGED_PATH`], with its
+    /// deepest path.
+    pub(crate) fn too_deep(&self) -> Option<(&str, smd_fieldpath::Path)> {
+        self.fields.iter().find_map(|(key, versioned)| {
+            let set = versioned.set();
+            (depth(set) > MAX_MANAGED_PATH).then(|| (key, deepest(set)))
+        })
+    }
+}
+
+/// How many levels `set` nests: what its `fieldsV1` nests below its own object.
+fn depth(set: &Set) -> usize {
+    let members = usize::from(!set.members().is_empty());
+    set.children()
+        .map(|(_, child)| 1 + depth(child))
+        .fold(members, usize::max)
+}
+
+/// A path of `set` as deep as [`depth`] says.
+fn deepest(set: &Set) -> smd_fieldpath::Path {
+    let mut path = smd_fieldpath::Path::default();
+    let mut node = set;
+    while let Some((element, child)) = node.children().max_by_key(|(_, child)| depth(child)) {
+        // An empty child node is a level too, but a member reaches as deep.
+        if depth(child) == 0 && !node.members().is_empty() {
+            break;
+        }
+        path.push(element.clone());
+        node = child;
+    }
+    if let Some(member) = node.members().first() {
+        path.push(member.clone());
+    }
+    path
+}
+
 /// An entry the API server refuses to decode (`DecodeManagedFields`,
 /// `IN/managedfields.go:98-131`), with Go's text.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -204,6 +204,26 @@ fn ensure_map(object: &Value, what: &str) -> Result<(), Error> {
 
 /// `EncodeObjectManagedFields`: the entries, or no key when no manager is left.
 fn store(object: &mut Value, managed: &Managed) -> Result<(), Error> {
+    if let Some((key, path)) = managed.too_deep() {
+        let manager = super::ManagerId::from_key(key).unwrap_or_default().manager;
+        let mut text = path.to_string();
+        if text.len() > 120 {
+            let cut = (0..=117)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
+            text.truncate(cut);
+            text.push('…');
+        }
+        return Err(Error::Limit(format!(
+            "the managedFields of manager {manager:?} would name a field {} levels deep ({text}), \
+             more than the {} that keep the stored object within the {} levels smd reads \
+             (smd's limit, not the API server's)",
+            path.len(),
+            super::MAX_MANAGED_PATH,
+            smd_fieldpath::MAX_DEPTH,
+        )));
+    }
     let items = managed.encode_values().map_err(|e| {
         Error::internal(format!(
             "failed to encode managed fields: failed to convert back managed fields to API: {e}"

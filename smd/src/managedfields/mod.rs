@@ -75,7 +75,7 @@ pub use entry::{Entry, EntryError, entries, entries_or_none, fields_v1_value, se
 pub use error::{Cause, Error};
 pub use identity::{ManagerId, Operation};
 pub use last_applied::LAST_APPLIED_ANNOTATION;
-pub use managed::{DecodeError, Managed, sort_entries};
+pub use managed::{DecodeError, MANAGED_FIELDS_NESTING, MAX_MANAGED_PATH, Managed, sort_entries};
 pub use manager::FieldManager;
 pub use object::{ReadError, normalize_numbers, read_object};
 pub use pipeline::BEFORE_FIRST_APPLY;
