@@ -15,12 +15,14 @@ mod endpoints;
 mod fields;
 mod fieldsv1;
 mod input;
+mod json;
 mod objects;
 mod parallel;
 mod paths;
 mod plan;
 mod render;
 mod schema;
+mod stream;
 mod textdiff;
 mod validate;
 
@@ -42,6 +44,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most one document of an input may take (a YAML document, a JSON object, a schema
+    /// file): bytes, or a quantity such as 128Mi. A stream of documents has no total limit.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "64Mi", value_parser = input::parse_size)]
+    max_document_size: usize,
 }
 
 /// What the top-level help says once: how to start, and what an offline answer cannot know.
@@ -160,6 +166,7 @@ pub fn run(
             return ExitCode::from(code);
         }
     };
+    input::set_document_limit(cli.max_document_size);
     let result = match cli.command {
         Command::Diff(args) => diff::run(args, out, err).map(|s| match s {
             diff::DiffStatus::Same => Status::Ok,
