@@ -154,7 +154,7 @@ pub(crate) fn read_all(paths: &[PathBuf], jobs: usize) -> Result<Vec<Object>, Fa
     let stdin = [PathBuf::from("-")];
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
     for path in paths {
-        for document in read_documents(path, jobs)? {
+        read_documents(path, jobs, &mut |document| {
             if !document.duplicates.is_empty() {
                 return Err(Failure::new(format!(
                     "{}: a key is set twice (yaml: unmarshal errors:\n  {})",
@@ -162,8 +162,8 @@ pub(crate) fn read_all(paths: &[PathBuf], jobs: usize) -> Result<Vec<Object>, Fa
                     duplicate_lines(&document.duplicates).join("\n  ")
                 )));
             }
-            unpack(document, &mut out)?;
-        }
+            unpack(document, &mut out)
+        })?;
     }
     Ok(out)
 }
@@ -179,7 +179,7 @@ pub(crate) fn read_applied(
 ) -> Result<(Vec<Object>, Vec<String>), Failure> {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
-    for document in read_documents(path, jobs)? {
+    read_documents(path, jobs, &mut |document| {
         if !document.duplicates.is_empty() {
             let lines = duplicate_lines(&document.duplicates);
             match validation {
@@ -201,8 +201,8 @@ pub(crate) fn read_applied(
                 Validation::Ignore => {}
             }
         }
-        unpack(document, &mut out)?;
-    }
+        unpack(document, &mut out)
+    })?;
     Ok((out, warnings))
 }
 
@@ -210,11 +210,13 @@ pub(crate) fn read_applied(
 /// out, as plain values; an error names the document but not the input.
 pub(crate) fn values(bytes: &[u8]) -> Result<Vec<Value>, String> {
     let stream = Stream::new(bytes, input::document_limit());
-    let documents = documents_of("", stream, 1).map_err(|e| {
-        let Failure(message) = e;
-        message.strip_prefix(": ").unwrap_or(&message).to_owned()
-    })?;
-    Ok(documents.into_iter().map(|d| d.value).collect())
+    let mut out = Vec::new();
+    documents_of("", stream, 1, &mut |d| {
+        out.push(d.value);
+        Ok(())
+    })
+    .map_err(|Failure(message)| message.strip_prefix(": ").unwrap_or(&message).to_owned())?;
+    Ok(out)
 }
 
 /// An object (or a `List`'s items) of a document, checked, numbers as JSON decoding makes them.
@@ -250,10 +252,15 @@ const PARALLEL_BYTES: usize = if cfg!(test) { 64 << 10 } else { 1 << 20 };
 /// what a stream holds in memory besides its values.
 const BATCH_BYTES: usize = if cfg!(test) { 256 << 10 } else { 8 << 20 };
 
-/// The documents of the input at `path` (`-`: stdin), empty ones left out.
-fn read_documents(path: &std::path::Path, jobs: usize) -> Result<Vec<Document>, Failure> {
+/// What is done with each document as it is read: an error stops the reading (so a stream of
+/// things that are not objects stops at the first).
+type Each<'e> = dyn FnMut(Document) -> Result<(), Failure> + 'e;
+
+/// The documents of the input at `path` (`-`: stdin), empty ones left out, each given to `each`
+/// in order.
+fn read_documents(path: &std::path::Path, jobs: usize, each: &mut Each<'_>) -> Result<(), Failure> {
     let (name, stream) = input::stream(Some(path))?;
-    documents_of(&name, stream, jobs)
+    documents_of(&name, stream, jobs, each)
 }
 
 /// The documents of a stream, read piece by piece; YAML pieces gathered in batches and each
@@ -262,11 +269,12 @@ fn documents_of<R: std::io::Read>(
     name: &str,
     mut stream: Stream<R>,
     jobs: usize,
-) -> Result<Vec<Document>, Failure> {
+    each: &mut Each<'_>,
+) -> Result<(), Failure> {
     let mut reading = Reading {
         name,
         count: 0,
-        out: Vec::new(),
+        each,
     };
     let mut batch: Vec<Piece> = Vec::new();
     let mut batch_bytes = 0;
@@ -276,13 +284,16 @@ fn documents_of<R: std::io::Read>(
             Err(e) => (None, Some(e)),
         };
         let end = piece.is_none();
+        // A JSON piece is read already: it goes on at once, with the YAML before it.
+        let mut json = false;
         if let Some(piece) = piece {
-            if let Piece::Yaml { text, .. } = &piece {
-                batch_bytes += text.len();
+            match &piece {
+                Piece::Yaml { text, .. } => batch_bytes += text.len(),
+                Piece::Json { .. } => json = true,
             }
             batch.push(piece);
         }
-        if end || batch_bytes >= BATCH_BYTES {
+        if end || json || batch_bytes >= BATCH_BYTES {
             let parallel = jobs > 1 && batch_bytes >= PARALLEL_BYTES;
             reading.batch(std::mem::take(&mut batch), if parallel { jobs } else { 1 })?;
             batch_bytes = 0;
@@ -291,7 +302,7 @@ fn documents_of<R: std::io::Read>(
             return Err(reading.stream_failure(e));
         }
         if end {
-            return Ok(reading.out);
+            return Ok(());
         }
     }
 }
@@ -373,7 +384,7 @@ struct Reading<'a> {
     name: &'a str,
     /// Documents read so far, empty ones included.
     count: usize,
-    out: Vec<Document>,
+    each: &'a mut Each<'a>,
 }
 
 impl Reading<'_> {
@@ -384,7 +395,7 @@ impl Reading<'_> {
                 if value.is_null() {
                     continue;
                 }
-                self.out.push(Document {
+                (self.each)(Document {
                     origin: Origin {
                         file: self.name.to_owned(),
                         document: self.count,
@@ -393,7 +404,7 @@ impl Reading<'_> {
                     },
                     value,
                     duplicates,
-                });
+                })?;
             }
             if let Some(message) = error {
                 return Err(Failure::new(format!(
@@ -484,8 +495,18 @@ mod tests {
             .collect()
     }
 
+    /// Every document of `text`, read with `limit` on `jobs` threads.
+    fn collect(text: &str, limit: usize, jobs: usize) -> Result<Vec<Document>, Failure> {
+        let mut out = Vec::new();
+        documents_of("t", Stream::new(text.as_bytes(), limit), jobs, &mut |d| {
+            out.push(d);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
     fn streamed(text: &str, jobs: usize) -> Result<Vec<(usize, Value)>, String> {
-        documents_of("t", Stream::new(text.as_bytes(), 64 << 20), jobs)
+        collect(text, 64 << 20, jobs)
             .map(|ds| ds.into_iter().map(|d| (d.origin.line, d.value)).collect())
             .map_err(|Failure(m)| m)
     }
@@ -562,7 +583,7 @@ mod tests {
     fn repeated_keys_are_numbered_in_the_input() {
         let text =
             "a: 1\na: 2\n---\n# c\nb:\n  x: 1\n  x: 2\n---\nm: &m {a: 1}\nn:\n  <<: *m\n  a: 2\n";
-        let documents = documents_of("t", Stream::new(text.as_bytes(), 1 << 20), 1).unwrap();
+        let documents = collect(text, 1 << 20, 1).unwrap();
         let lines: Vec<Vec<usize>> = documents
             .iter()
             .map(|d| d.duplicates.iter().map(|d| d.line).collect())
@@ -574,18 +595,14 @@ mod tests {
     #[test]
     fn documents_over_the_limit_are_refused() {
         let text = format!("a: 1\n---\nb: {}\n", "x".repeat(100));
-        let e = documents_of("t", Stream::new(text.as_bytes(), 50), 1)
-            .err()
-            .unwrap();
+        let e = collect(&text, 50, 1).err().unwrap();
         assert!(
             e.0.starts_with("t: document 2 (line 2): the document is larger than"),
             "{}",
             e.0
         );
         let json = format!("{{}}{{\"b\": \"{}\"}}", "x".repeat(100));
-        let e = documents_of("t", Stream::new(json.as_bytes(), 50), 1)
-            .err()
-            .unwrap();
+        let e = collect(&json, 50, 1).err().unwrap();
         assert!(
             e.0.starts_with("t: document 2 (line 1): the document"),
             "{}",

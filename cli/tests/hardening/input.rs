@@ -310,3 +310,19 @@ fn duplicate_keys_are_answered_as_the_server_answers_them() {
         run.stderr
     );
 }
+
+#[test]
+fn a_stream_of_non_objects_stops_at_the_first() {
+    // 100 MB of `{}`: each document is read and refused as it comes, not collected first.
+    let s = Scratch::new();
+    let started = std::time::Instant::now();
+    let run = smd_in(s.path(), &["validate"], &b"{}".repeat(50 << 20), &[]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("<stdin>: document 1 (line 1): .apiVersion is missing"),
+        "{}",
+        run.stderr
+    );
+    assert!(started.elapsed().as_secs() < 30);
+}
