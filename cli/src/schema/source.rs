@@ -80,11 +80,9 @@ pub(crate) fn is_crd(document: &Value) -> bool {
         == Some("CustomResourceDefinition")
 }
 
-/// Every document of a JSON text (one) or a YAML stream (empty documents left out), as plain
-/// values.
-///
-/// Read as objects are (one reader, one nesting limit); UTF-16 text, which the YAML reader
-/// also takes after its byte-order mark, is read whole by it.
+/// Every document of a JSON or YAML stream (empty documents left out), as plain values, read
+/// as objects are (one reader, one nesting limit, one size limit per document); UTF-16 text,
+/// which the YAML reader also takes after its byte-order mark, is read whole by it.
 pub(crate) fn read_tree(bytes: &[u8]) -> Result<Vec<Value>, String> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         let documents =
