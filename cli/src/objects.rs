@@ -424,6 +424,11 @@ impl Reading<'_> {
                 "{}: not UTF-8 text: invalid UTF-8 at byte {offset}",
                 self.name
             )),
+            StreamError::Separator { line, text } => Failure::new(format!(
+                "{}: document {document} (line {line}): invalid Yaml document separator: {text} \
+                 (kubectl reads only a comment after `---`)",
+                self.name
+            )),
             StreamError::TooLarge { line } => {
                 input::too_large(&format!("{}: document {document} (line {line})", self.name))
             }
@@ -521,7 +526,7 @@ mod tests {
                 "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}}}\ndata:\n  script: |\n    echo {n}\n    --- not a marker: indented\n"
             ));
             if n % 100 == 0 {
-                text.push_str("---\n# an empty document\n--- {inline: document}\n");
+                text.push_str("---\n# an empty document\n---   # a comment\n{flow: document}\n");
             }
             if n % 1000 == 0 {
                 // A directive: its document depends on what precedes it.
@@ -539,6 +544,20 @@ mod tests {
         let lines = broken.lines().count();
         let e = serial.unwrap_err();
         assert!(e.contains(&format!("line {lines} ")), "{e} {lines}");
+    }
+
+    #[test]
+    fn separators_are_kubectls() {
+        // kubectl's reader refuses more than a comment after `---`, on any line, the last too.
+        for text in ["a: 1\n--- {b: 2}\n", "a: 1\n----\n", "a: 1\n--- b"] {
+            let e = streamed(text, 1).unwrap_err();
+            assert!(
+                e.starts_with("t: document 2 (line 2): invalid Yaml document separator: "),
+                "{e}"
+            );
+        }
+        let read = streamed("a: 1\n--- # two\nb: 2\n---\t\nc: 3\n", 1).unwrap();
+        assert_eq!(read.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [1, 2, 4]);
     }
 
     #[test]

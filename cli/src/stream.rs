@@ -9,9 +9,11 @@
 //!   line's whitespace): `{…}\n---\n{…}` is one JSON object then a YAML stream, and a first
 //!   document that is not JSON (`{a: 1}`) makes the whole stream YAML. After two values the
 //!   stream is JSON, and a failure is an error (kubectl's rule).
-//! * **YAML** is cut at lines that are exactly `---` (YAML allows such a line inside no
-//!   scalar), except where a directive (`%…`) or a document end (`...`) makes the next
-//!   document depend on what comes before it: there the cut waits for the next `---`.
+//! * **YAML** is cut at lines starting with `---` followed by nothing but whitespace or a
+//!   comment (YAML allows such a line inside no scalar), except where a directive (`%…`) or a
+//!   document end (`...`) makes the next document depend on what comes before it: there the
+//!   cut waits for the next `---`. A line starting with `---` followed by anything else
+//!   (`--- {a: 1}`, `----`) is refused, as kubectl's reader refuses it.
 //!   Each piece is read by the library's YAML reader, possibly several at once.
 
 use std::io::Read;
@@ -54,6 +56,9 @@ pub(crate) enum StreamError {
     NotUtf8 { offset: usize },
     /// A document larger than the limit, starting at this line.
     TooLarge { line: usize },
+    /// A line starting with `---` followed by more than a comment, which kubectl's reader
+    /// refuses (`invalid Yaml document separator: …`); the line and what follows the `---`.
+    Separator { line: usize, text: String },
     /// A JSON value that does not read in a stream known to be JSON (or where YAML fails too),
     /// with the line its document starts at.
     Json { error: JsonError, line: usize },
@@ -338,10 +343,12 @@ impl<R: Read> Stream<R> {
                     searched = scan + j + 1;
                     let bare = self.buf.get(scan..scan + j).unwrap_or_default();
                     let bare = bare.strip_suffix(b"\r").unwrap_or(bare);
-                    if bare == b"---" {
+                    if let Some(marker) = separator(bare) {
+                        // The document before goes on first; a bad marker is the next one's.
                         if scan > self.pos && !hold {
                             break scan;
                         }
+                        marker.map_err(|text| StreamError::Separator { line, text })?;
                         hold = false;
                     } else if bare.starts_with(b"%") || bare == b"..." || bare.starts_with(b"... ")
                     {
@@ -360,6 +367,14 @@ impl<R: Read> Stream<R> {
                     let before = self.pos;
                     searched = self.buf.len();
                     if !self.fill()? {
+                        // The last line, without a line break, is a separator too.
+                        let last = self.buf.get(scan..).unwrap_or_default();
+                        if let Some(Err(text)) = separator(last) {
+                            if scan > self.pos {
+                                break scan;
+                            }
+                            return Err(StreamError::Separator { line, text });
+                        }
                         break self.buf.len();
                     }
                     scan = scan - before + self.pos;
@@ -383,5 +398,19 @@ impl<R: Read> Stream<R> {
             line: start_line,
             json_error: self.json_error.take(),
         }))
+    }
+}
+
+/// Whether `line` (without its line break) is a document separator as kubectl's YAML reader
+/// sees one: `None` when it does not start with `---`; else `Ok` when only whitespace or a
+/// comment follows, and `Err` with what follows otherwise (kubectl refuses the stream).
+fn separator(line: &[u8]) -> Option<Result<(), String>> {
+    let rest = line.strip_prefix(b"---")?;
+    let rest = String::from_utf8_lossy(rest);
+    let rest = rest.trim();
+    if rest.is_empty() || rest.starts_with('#') {
+        Some(Ok(()))
+    } else {
+        Some(Err(rest.to_owned()))
     }
 }
