@@ -67,6 +67,11 @@ pub(crate) struct ApplyFlags {
     /// Documents processed at once; default: one per core, at most 64.
     #[arg(short = 'j', long, value_name = "N")]
     pub(crate) jobs: Option<std::num::NonZeroUsize>,
+    /// Field validation, as kubectl asks the API server for it: strict (or true) refuses a
+    /// manifest that sets a key twice with the server's 400, warn prints the server's
+    /// warnings, ignore (or false) stays silent; the last value wins.
+    #[arg(long, value_name = "MODE", default_value = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "strict", value_parser = super::objects::parse_validation)]
+    pub(crate) validate: super::objects::Validation,
     #[command(flatten)]
     pub(crate) types: TypeArgs,
 }
@@ -94,6 +99,7 @@ impl ApplyFlags {
                 .jobs
                 .map_or_else(super::parallel::default_jobs, |n| n.get()),
             preview_forced: false,
+            validation: self.validate,
         })
     }
 }

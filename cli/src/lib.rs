@@ -16,6 +16,7 @@ mod external_diff;
 mod fields;
 mod fieldsv1;
 mod input;
+mod json;
 mod objects;
 mod parallel;
 mod paths;
@@ -23,6 +24,7 @@ mod plan;
 mod render;
 mod schema;
 mod secrets;
+mod stream;
 mod terminal;
 mod textdiff;
 mod validate;
@@ -61,6 +63,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most one document of an input may take (a YAML document, a JSON object, a schema
+    /// file): bytes, or a quantity such as 128Mi. A stream of documents has no total limit.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "64Mi", value_parser = input::parse_size)]
+    max_document_size: usize,
 }
 
 /// What the top-level help says once: how to start, and what an offline answer cannot know.
@@ -178,6 +184,7 @@ pub fn run(
             return ExitCode::SUCCESS;
         }
     };
+    input::set_document_limit(cli.max_document_size);
     // Everything a subcommand writes is held, then cleaned of terminal controls on its way out
     // (output is built whole before it is written anyway).
     let colors = match &cli.command {

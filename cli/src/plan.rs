@@ -24,6 +24,8 @@ pub(crate) struct Request<'a> {
     pub(crate) jobs: usize,
     /// With conflicts, also work out what a forced apply would store.
     pub(crate) preview_forced: bool,
+    /// What a key set twice in a manifest does (`--validate`).
+    pub(crate) validation: super::objects::Validation,
 }
 
 /// A manifest and the live object it applies to (none: a create).
@@ -291,7 +293,8 @@ pub(crate) fn plan_files(
         Some(path) => super::objects::read_all(&[path.to_path_buf()], request.jobs)?,
         None => Vec::new(),
     };
-    let applied_objects = super::objects::read_all(&[applied.to_path_buf()], request.jobs)?;
+    let (applied_objects, mut warnings) =
+        super::objects::read_applied(applied, request.jobs, request.validation)?;
     if applied_objects.is_empty() {
         return Err(Failure::new(format!(
             "{}: no object to apply",
@@ -320,7 +323,6 @@ pub(crate) fn plan_files(
     } else {
         pair(live_objects, applied_objects)?
     };
-    let mut warnings = Vec::new();
     for p in &pairs {
         if let Some(live) = &p.live {
             let has = live

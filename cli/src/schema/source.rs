@@ -80,16 +80,16 @@ pub(crate) fn is_crd(document: &Value) -> bool {
         == Some("CustomResourceDefinition")
 }
 
-/// Every document of a JSON text (one) or a YAML stream (empty documents left out), as plain
-/// values.
+/// Every document of a JSON or YAML stream (empty documents left out), as plain values, read
+/// as objects are (one reader, one nesting limit, one size limit per document); UTF-16 text,
+/// which the YAML reader also takes after its byte-order mark, is read whole by it.
 pub(crate) fn read_tree(bytes: &[u8]) -> Result<Vec<Value>, String> {
-    let first = bytes.iter().find(|b| !b" \t\r\n".contains(b));
-    if first == Some(&b'{') {
-        let json: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-        return Ok(vec![Value::from(json)]);
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        let documents =
+            smd::fieldpath::yaml::documents_from_slice(bytes).map_err(|e| e.to_string())?;
+        return Ok(documents.into_iter().filter(|d| !d.is_null()).collect());
     }
-    let documents = smd::fieldpath::yaml::documents_from_slice(bytes).map_err(|e| e.to_string())?;
-    Ok(documents.into_iter().filter(|d| !d.is_null()).collect())
+    crate::objects::values(bytes)
 }
 
 /// A schema with its GVK index, and where it came from (for messages).

@@ -8,7 +8,8 @@ use granit_parser::{Event, Marker, Parser, ScalarStyle, Span, StrInput, Structur
 
 use super::plan::{self, Plan};
 use super::resolve::{self, TagKind};
-use super::{compat, input, syntax};
+use super::{Duplicate, compat, input, syntax};
+use crate::value::gofmt;
 use crate::{Error, ErrorKind, MAX_DEPTH, Map, Result, Value};
 
 /// The parser's event stream.
@@ -26,8 +27,12 @@ pub(super) fn next_event<'a>(
 }
 
 /// Reads the events of one document (its start already read) and builds its value; also gives
-/// the byte offset where the document ends.
-pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Result<(Value, usize)> {
+/// the byte offset where the document ends and the keys it sets twice.
+pub(super) fn document(
+    events: &mut Events<'_>,
+    text: &str,
+    plan: Plan,
+) -> Result<(Value, usize, Vec<Duplicate>)> {
     let (used, mut failure) = (plan.used, plan.failure);
     let mut builder = Builder {
         text,
@@ -35,6 +40,7 @@ pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Resul
         root: None,
         anchors: HashMap::with_capacity(used.len()),
         used,
+        duplicates: Vec::new(),
     };
     let mut index = 0;
     loop {
@@ -55,7 +61,7 @@ pub(super) fn document(events: &mut Events<'_>, text: &str, plan: Plan) -> Resul
         match event {
             Event::DocumentEnd => {
                 let end = span.end.byte_offset().unwrap_or(text.len());
-                return Ok((builder.root.unwrap_or_default(), end));
+                return Ok((builder.root.unwrap_or_default(), end, builder.duplicates));
             }
             Event::Scalar(value, style, anchor, tag) => {
                 builder.scalar(value, style, anchor, tag.as_deref(), &span)?;
@@ -104,8 +110,8 @@ enum Content {
 enum Key {
     /// The next node is a key.
     Expected,
-    /// The next node is the value of this key.
-    Is(String),
+    /// The next node is the value of this key (its text, and yaml.v2's `%#v` of the key).
+    Is(String, String),
     /// The next node is the value of a `<<` key.
     Merge,
 }
@@ -125,6 +131,8 @@ struct Builder<'t> {
     /// The anchors that some alias uses (found by the first pass); others are not kept.
     used: HashSet<usize>,
     anchors: HashMap<usize, Slot>,
+    /// Keys set twice in one map, in the order met.
+    duplicates: Vec<Duplicate>,
 }
 
 impl Builder<'_> {
@@ -309,19 +317,31 @@ impl Builder<'_> {
                 items.push(node.value);
             }
             Content::Map { map, key } => match std::mem::replace(key, Key::Expected) {
-                Key::Expected => match resolve::key_text(node.value) {
-                    Ok(text) => *key = Key::Is(text),
-                    Err(why) => {
-                        return Err(Error::new(
-                            ErrorKind::Yaml,
-                            why,
-                            syntax::location(self.text, &node.start),
-                        ));
+                Key::Expected => {
+                    // yaml.v2's strict decoding names the key as `%#v` prints the Go value.
+                    let mut shown = String::new();
+                    gofmt::write_go_syntax(&mut shown, &node.value, gofmt::MapKeys::Interface);
+                    match resolve::key_text(node.value) {
+                        Ok(text) => *key = Key::Is(text, shown),
+                        Err(why) => {
+                            return Err(Error::new(
+                                ErrorKind::Yaml,
+                                why,
+                                syntax::location(self.text, &node.start),
+                            ));
+                        }
                     }
-                },
-                Key::Is(k) => {
+                }
+                Key::Is(k, shown) => {
                     // A repeated key replaces the value and keeps its place (yaml.v2 sets the
-                    // Go map entry again: the last value wins).
+                    // Go map entry again: the last value wins); strict decoding refuses it,
+                    // naming the line of the value.
+                    if map.contains_key(&k) {
+                        self.duplicates.push(Duplicate {
+                            line: node.start.line(),
+                            key: shown,
+                        });
+                    }
                     map.insert(k, node.value);
                 }
                 Key::Merge => merge(map, node, self.text)?,

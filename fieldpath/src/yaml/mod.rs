@@ -58,7 +58,8 @@
 //!   error, as sigs.k8s.io/yaml refuses it, and so is a map or a list as a key.
 //! * **Duplicate keys**: the last value wins, as yaml.v2 sets the Go map entry again; the key
 //!   keeps the place of its first occurrence. Keys that are equal once made strings (`1` and
-//!   `"1"`) are duplicates.
+//!   `"1"`) are duplicates [`Documents`] lists them ([`Document::duplicates`]), for
+//!   callers that answer as yaml.v2's strict decoding does.
 //! * **Merge keys** `<<` (plain, or tagged `!!merge`; a quoted `"<<"` is an ordinary key) take a
 //!   map, an alias to a map, or a sequence of those. As in yaml.v2, the merged entries are set
 //!   where the `<<` is written: they replace the keys before it and are replaced by keys after
@@ -178,6 +179,23 @@ pub struct Document {
     pub value: Value,
     /// The 1-based line where it starts: its `---`, or its first content.
     pub line: usize,
+    /// The keys it sets twice in one map (the last value wins), in the order met: what
+    /// yaml.v2's strict decoding, and so the API server's `fieldValidation=Strict`, refuses.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// A key set a second time in one map of a document.
+///
+/// A key written after a `<<` merge set it counts, as in yaml.v2's strict decoding; a merge
+/// setting a key written before it, and the keys inside a value copied by an alias, are not
+/// reported here (yaml.v2 counts those too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The 1-based line of the repeated key's value, as yaml.v2 names it
+    /// (`line 7: key "k" already set in map`).
+    pub line: usize,
+    /// The key as Go's `%#v` prints the value yaml.v2 decodes it to: `"k"`, `1`, `true`.
+    pub key: String,
 }
 
 /// The documents of a YAML text, read one at a time, with the line where each starts.
@@ -192,6 +210,17 @@ pub struct Document {
 ///     .map(|d| d.map(|d| d.line))
 ///     .collect::<Result<_, _>>()?;
 /// assert_eq!(lines, [1, 2]);
+/// # Ok::<(), smd_fieldpath::Error>(())
+/// ```
+///
+/// A key set twice in one map is listed in [`Document::duplicates`]:
+///
+/// ```
+/// use smd_fieldpath::yaml::Documents;
+///
+/// let document = Documents::new("a: 1\nb: 2\na: 3\n").next().unwrap()?;
+/// assert_eq!(document.duplicates[0].line, 3);
+/// assert_eq!(document.duplicates[0].key, "\"a\"");
 /// # Ok::<(), smd_fieldpath::Error>(())
 /// ```
 pub struct Documents<'a> {

@@ -102,12 +102,13 @@ impl<'a> Stream<'a> {
             },
             None => Plan::default(),
         };
-        let (value, end) = build::document(&mut self.events, self.text, plan)?;
+        let (value, end, duplicates) = build::document(&mut self.events, self.text, plan)?;
         self.prefix = end;
         self.count += 1;
         Ok(Some(Document {
             value,
             line: span.start.line(),
+            duplicates,
         }))
     }
 
