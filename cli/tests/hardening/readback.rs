@@ -113,14 +113,20 @@ fn what_apply_writes_reads_back() {
         }
         let again = apply(&scratch, &["stored.yaml", "deep.yaml"]);
         assert_eq!(again.code, 0, "{elements}: apply to it: {}", brief(&again));
-        // The JSON output nests as deep: within the readers' limit too. (Read back through
-        // the CLI once JSON input has the library reader's limit, item 11.)
+        // The JSON output nests as deep: within the readers' limit too, and read back.
         let json = apply(&scratch, &["deep.yaml", "-o", "json"]);
         assert_eq!(json.code, 0, "{elements}: -o json: {}", brief(&json));
         let depth = json_depth(&json.stdout);
         assert!(
             depth <= smd::fieldpath::MAX_DEPTH,
             "{elements}: -o json nests {depth} levels"
+        );
+        scratch.file("stored.json", &json.stdout);
+        let validate = scratch.smd(&["validate", "stored.json", "--crd", "crd.yaml"]);
+        assert_eq!(
+            validate.code, 0,
+            "{elements}: validate -o json: {}",
+            validate.stderr
         );
     }
     // Not vacuous: the deepest objects that fit are applied and read back.
