@@ -34,6 +34,25 @@ mod validate;
 pub mod fuzzing {
     pub use crate::terminal::{clean, escape};
 
+    /// The objects of `bytes` as the CLI reads an input (JSON/YAML sniffing, streams, `List`s),
+    /// on `jobs` threads; with `small_batches`, batches of 64 bytes read in parallel from the
+    /// first byte. Each object: its origin's text, its value, its document's repeated keys.
+    pub fn read_objects(
+        bytes: &[u8],
+        jobs: usize,
+        small_batches: bool,
+    ) -> Result<Vec<(String, smd::fieldpath::Value, usize)>, String> {
+        let batching = if small_batches {
+            crate::objects::Batching {
+                parallel_bytes: 1,
+                batch_bytes: 64,
+            }
+        } else {
+            crate::objects::BATCHING
+        };
+        crate::objects::objects_of(bytes, jobs, batching)
+    }
+
     /// The file name `KUBECTL_EXTERNAL_DIFF` gets for an object, or why there is none.
     pub fn external_diff_file_name(parts: [&str; 5]) -> Result<String, String> {
         let [group, version, kind, namespace, name] = parts;

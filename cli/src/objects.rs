@@ -213,12 +213,37 @@ pub(crate) fn read_applied(
 pub(crate) fn values(bytes: &[u8]) -> Result<Vec<Value>, String> {
     let stream = Stream::new(bytes, input::document_limit());
     let mut out = Vec::new();
-    documents_of("", stream, 1, &mut |d| {
+    documents_of("", stream, 1, BATCHING, &mut |d| {
         out.push(d.value);
         Ok(())
     })
     .map_err(|Failure(message)| message.strip_prefix(": ").unwrap_or(&message).to_owned())?;
     Ok(out)
+}
+
+/// The objects of `bytes` read on `jobs` threads in batches of `batching`, each with its
+/// origin text and repeated keys; the error's text when reading stops (for the fuzz target).
+pub(crate) fn objects_of(
+    bytes: &[u8],
+    jobs: usize,
+    batching: Batching,
+) -> Result<Vec<(String, Value, usize)>, String> {
+    let mut out = Vec::new();
+    let mut repeated = Vec::new();
+    let stream = Stream::new(bytes, input::document_limit());
+    documents_of("input", stream, jobs, batching, &mut |document| {
+        // Each object carries the number of repeated keys of its document.
+        let count = document.duplicates.len();
+        unpack(document, &mut out)?;
+        repeated.resize(out.len(), count);
+        Ok(())
+    })
+    .map_err(|Failure(message)| message)?;
+    Ok(out
+        .into_iter()
+        .zip(repeated)
+        .map(|(o, d)| (o.origin.to_string(), o.value, d))
+        .collect())
 }
 
 /// An object (or a `List`'s items) of a document, checked, numbers as JSON decoding makes them.
@@ -246,13 +271,29 @@ fn unpack(document: Document, out: &mut Vec<Object>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Below this many bytes of YAML, pieces are read on one thread (less in unit tests, which
-/// read several batches in little time).
-const PARALLEL_BYTES: usize = if cfg!(test) { 64 << 10 } else { 1 << 20 };
+/// When YAML pieces are read on several threads: gathered until `batch_bytes`, then read at
+/// once when the batch holds at least `parallel_bytes`. A parameter so that the fuzz target can
+/// drive small inputs through the parallel path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Batching {
+    pub(crate) parallel_bytes: usize,
+    pub(crate) batch_bytes: usize,
+}
 
-/// How many bytes of pieces are gathered before they are read (at once, when `jobs` allows):
-/// what a stream holds in memory besides its values.
-const BATCH_BYTES: usize = if cfg!(test) { 256 << 10 } else { 8 << 20 };
+/// Below 1 MiB of YAML, pieces are read on one thread; batches of 8 MiB bound what a stream
+/// holds in memory besides its values (less in unit tests, which read several batches in
+/// little time).
+pub(crate) const BATCHING: Batching = if cfg!(test) {
+    Batching {
+        parallel_bytes: 64 << 10,
+        batch_bytes: 256 << 10,
+    }
+} else {
+    Batching {
+        parallel_bytes: 1 << 20,
+        batch_bytes: 8 << 20,
+    }
+};
 
 /// What is done with each document as it is read: an error stops the reading (so a stream of
 /// things that are not objects stops at the first).
@@ -262,7 +303,7 @@ type Each<'e> = dyn FnMut(Document) -> Result<(), Failure> + 'e;
 /// in order.
 fn read_documents(path: &std::path::Path, jobs: usize, each: &mut Each<'_>) -> Result<(), Failure> {
     let (name, stream) = input::stream(Some(path))?;
-    documents_of(&name, stream, jobs, each)
+    documents_of(&name, stream, jobs, BATCHING, each)
 }
 
 /// The documents of a stream, read piece by piece; YAML pieces gathered in batches and each
@@ -271,6 +312,7 @@ fn documents_of<R: std::io::Read>(
     name: &str,
     mut stream: Stream<R>,
     jobs: usize,
+    batching: Batching,
     each: &mut Each<'_>,
 ) -> Result<(), Failure> {
     let mut reading = Reading {
@@ -295,8 +337,8 @@ fn documents_of<R: std::io::Read>(
             }
             batch.push(piece);
         }
-        if end || json || batch_bytes >= BATCH_BYTES {
-            let parallel = jobs > 1 && batch_bytes >= PARALLEL_BYTES;
+        if end || json || batch_bytes >= batching.batch_bytes {
+            let parallel = jobs > 1 && batch_bytes >= batching.parallel_bytes;
             reading.batch(std::mem::take(&mut batch), if parallel { jobs } else { 1 })?;
             batch_bytes = 0;
         }
@@ -505,10 +547,16 @@ mod tests {
     /// Every document of `text`, read with `limit` on `jobs` threads.
     fn collect(text: &str, limit: usize, jobs: usize) -> Result<Vec<Document>, Failure> {
         let mut out = Vec::new();
-        documents_of("t", Stream::new(text.as_bytes(), limit), jobs, &mut |d| {
-            out.push(d);
-            Ok(())
-        })?;
+        documents_of(
+            "t",
+            Stream::new(text.as_bytes(), limit),
+            jobs,
+            BATCHING,
+            &mut |d| {
+                out.push(d);
+                Ok(())
+            },
+        )?;
         Ok(out)
     }
 
@@ -522,7 +570,7 @@ mod tests {
     fn parallel_reading_equals_serial_reading() {
         let mut text = String::from("# a comment before the first document\n");
         let mut n = 0;
-        while text.len() < 3 * BATCH_BYTES {
+        while text.len() < 3 * BATCHING.batch_bytes {
             n += 1;
             text.push_str(&format!(
                 "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}}}\ndata:\n  script: |\n    echo {n}\n    --- not a marker: indented\n"

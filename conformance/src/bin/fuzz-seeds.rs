@@ -215,6 +215,11 @@ fn cli_seeds() -> Vec<(&'static str, Vec<u8>)> {
         (9, 0x10),
     ];
     for (applied, live, crd) in &inputs {
+        for file in [applied, live, crd] {
+            if !file.is_empty() {
+                out.push(("objects", file.clone()));
+            }
+        }
         for (i, (command, flags)) in headers.iter().enumerate() {
             let mut bytes = vec![*command, *flags, (i as u8) & 3];
             let first = if matches!(command, 5..=8) && !live.is_empty() {
