@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod lint;
+mod scale;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
