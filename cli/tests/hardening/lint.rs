@@ -186,6 +186,24 @@ fn deep_schemas_are_refused_as_smds_limit_not_the_servers() {
         lint.stderr
     );
 
+    // An OpenAPI document's schemas stop at 128 nested maps and lists, smd's limit too.
+    let mut schema = String::from("{type: string}");
+    for _ in 0..100 {
+        schema = format!("{{type: object, properties: {{a: {schema}}}}}");
+    }
+    s.file(
+        "openapi.yaml",
+        format!("openapi: 3.0.0\ncomponents:\n  schemas:\n    t: {schema}\n"),
+    );
+    let lint = s.smd(&["schema", "lint", "openapi.yaml"]);
+    assert_eq!(lint.code, 2, "{lint:?}");
+    assert!(
+        lint.stderr
+            .contains("(smd's limit for OpenAPI documents, not the API server's)"),
+        "{}",
+        lint.stderr
+    );
+
     // Past the reader's limit, the reader says the limit is smd's too.
     s.file("deepest.yaml", nested(600));
     let lint = s.smd(&["schema", "lint", "deepest.yaml"]);
