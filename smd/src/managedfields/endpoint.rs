@@ -243,7 +243,9 @@ impl Endpoint {
 
     /// A server-side apply of `patch` by `manager` (`force` takes conflicting fields) on the
     /// stored object, or a create when `stored` is `None`; `subresource` is `""`, `status` or
-    /// `scale` (then `patch` is an `autoscaling/v1` Scale). The object the API server stores.
+    /// `scale` (then `patch` is an `autoscaling/v1` Scale, whose `spec.replicas` becomes an
+    /// int32 as Go's `FromUnstructured` makes it and is then validated, with the server's
+    /// errors). The object the API server stores.
     pub fn apply(
         &self,
         stored: Option<&Value>,
@@ -331,7 +333,9 @@ impl Endpoint {
     }
 
     /// An update of the scale subresource setting the replicas to `replicas` (what an
-    /// autoscaler or `kubectl scale` sends), by `manager`.
+    /// autoscaler or `kubectl scale` sends), by `manager`. As the API server: replicas outside
+    /// int32 are refused as its JSON decoder refuses them (400), negative ones as its validation
+    /// does (422: the Scale's for built-in kinds, the custom resource's for CRs).
     pub fn scale(
         &self,
         stored: &Value,
