@@ -390,9 +390,14 @@ impl Endpoint {
         };
         let entries = handler.to_subresource()?;
         // An apply to a Scale nobody manages first records the existing fields under
-        // `before-first-apply`, by an update from an empty object the endpoint's creater makes;
-        // a custom resource's creater makes it unstructured, which its converter refuses.
-        if matches!(request, ScaleRequest::Apply { .. })
+        // `before-first-apply` (once the patch's kind passed the version check), by an update
+        // from an empty object the endpoint's creater makes; a custom resource's creater makes
+        // it unstructured, which its converter refuses.
+        let is_scale = |patch: &Value| {
+            nested_str(patch, &["apiVersion"]) == SCALE_API_VERSION
+                && nested_str(patch, &["kind"]) == "Scale"
+        };
+        if matches!(request, ScaleRequest::Apply { patch, .. } if is_scale(patch))
             && scale.custom.is_some()
             && entries.as_deref().is_none_or(<[Entry]>::is_empty)
         {
