@@ -364,6 +364,48 @@ func (fakeConvertor) ConvertFieldLabel(_ schema.GroupVersionKind, _, _ string) (
 	return "", "", errors.New("not implemented")
 }
 
+// crScaleConvertor is what the scale endpoint of a custom resource converts
+// with: the CR's converter (apiextensions-apiserver
+// pkg/apiserver/conversion/converter.go crConverter.ConvertToVersion), which
+// passes a typed Scale to the built-in scheme but converts anything else only
+// between the CRD's own versions. The field manager's new object is
+// unstructured, so a changed Scale cannot become autoscaling/v1 again: a real
+// kube-apiserver v1.37.2 answers every such apply with a 500 (recorded in
+// smd/tests/data/scale-real-server).
+type crScaleConvertor struct {
+	crd *apiextensionsv1.CustomResourceDefinition
+}
+
+func (crScaleConvertor) Convert(in, out, context any) error { return nil }
+func (c crScaleConvertor) ConvertToVersion(in runtime.Object, target runtime.GroupVersioner) (runtime.Object, error) {
+	if _, typed := in.(*autoscalingv1.Scale); typed {
+		return in, nil
+	}
+	from := in.GetObjectKind().GroupVersionKind()
+	to, ok := target.KindForGroupVersionKinds([]schema.GroupVersionKind{from})
+	if !ok {
+		return nil, fmt.Errorf("%v is unstructured and is not suitable for converting to %q", from.String(), target)
+	}
+	valid := func(gv schema.GroupVersion) bool {
+		for _, v := range c.crd.Spec.Versions {
+			if gv.Group == c.crd.Spec.Group && gv.Version == v.Name {
+				return true
+			}
+		}
+		return false
+	}
+	if !valid(to.GroupVersion()) {
+		return nil, fmt.Errorf("request to convert CR to an invalid group/version: %s", to.GroupVersion().String())
+	}
+	if !valid(from.GroupVersion()) {
+		return nil, fmt.Errorf("request to convert CR from an invalid group/version: %s", from.GroupVersion().String())
+	}
+	return in, nil
+}
+func (crScaleConvertor) ConvertFieldLabel(_ schema.GroupVersionKind, _, _ string) (string, string, error) {
+	return "", "", errors.New("not implemented")
+}
+
 type fakeDefaulter struct{}
 
 func (fakeDefaulter) Default(runtime.Object) {}
@@ -401,7 +443,7 @@ func (e *fmEndpoint) fieldManager(subresource string) (*managedfields.FieldManag
 func (e *fmEndpoint) scaleFieldManager() (*managedfields.FieldManager, error) {
 	gvk := autoscalingv1.SchemeGroupVersion.WithKind("Scale")
 	if e.crd != nil {
-		return managedfields.NewDefaultCRDFieldManager(e.tc, fakeConvertor{}, fakeDefaulter{}, fakeCreater{}, gvk, e.gvk.GroupVersion(), "scale", nil)
+		return managedfields.NewDefaultCRDFieldManager(e.tc, crScaleConvertor{crd: e.crd}, fakeDefaulter{}, fakeCreater{}, gvk, e.gvk.GroupVersion(), "scale", nil)
 	}
 	return managedfields.NewDefaultFieldManager(e.tc, fakeConvertor{}, fakeDefaulter{}, fakeCreater{}, gvk, gvk.GroupVersion(), "scale", nil)
 }

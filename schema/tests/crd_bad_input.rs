@@ -42,8 +42,10 @@ fn mistyped_parts_name_their_pointer() {
             "#/spec/versions/0/schema/openAPIV3Schema",
         ),
         (
+            // Refused by the schema rules first: `items: Forbidden: items must be a schema
+            // object and not an array`, on the array's schema.
             "{\"type\":\"array\",\"items\":[{\"type\":\"string\"}]}",
-            "#/spec/versions/0/schema/openAPIV3Schema/items",
+            "#/spec/versions/0/schema/openAPIV3Schema",
         ),
         (
             "{\"type\":\"object\",\"properties\":{\"a/b\":{\"type\":\"array\",\"x-kubernetes-list-map-keys\":[1]}}}",

@@ -1,8 +1,11 @@
 //! `smd schema lint`: lists and maps whose Server-Side Apply behaviour is probably not what the
-//! author meant. It reads the schemas as written (OpenAPI definitions, or each version's
-//! `openAPIV3Schema` in a CRD), so a finding names the place to edit.
+//! author meant. Each file is first converted exactly as `smd schema convert` converts it (the
+//! same recognition, conversion and validation), so whatever convert or the API server refuses,
+//! lint refuses with the same words; only then are the schemas read as written (OpenAPI
+//! definitions, or each version's `openAPIV3Schema` in a CRD) for warnings, so a finding names
+//! the place to edit.
 
-use super::source::{is_crd, read_tree};
+use super::source::{Source, is_crd, read_tree};
 use crate::input;
 use crate::{Failure, Outcome, Status};
 use smd::fieldpath::{Map, Value};
@@ -21,6 +24,7 @@ pub(crate) fn run(files: &[PathBuf], out: &mut dyn Write) -> Result<Status, Outc
     let mut status = Status::Ok;
     for path in files {
         let input = input::read(Some(path))?;
+        Source::read(&input)?.into_schema(&input.name)?;
         let documents =
             read_tree(&input.bytes).map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
         let several = documents.len() > 1;
@@ -355,9 +359,15 @@ mod tests {
         let crds = temp_file(
             br"apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
+metadata: {name: hosts.example.com}
 spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: hosts, kind: Host}
   versions:
   - name: v1
+    served: true
+    storage: true
     schema:
       openAPIV3Schema:
         type: object
@@ -369,9 +379,15 @@ spec:
 ---
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
+metadata: {name: rules.example.com}
 spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: rules, kind: Rule}
   versions:
   - name: v1
+    served: true
+    storage: true
     schema:
       openAPIV3Schema:
         type: object
@@ -412,7 +428,12 @@ spec:
         let pod = temp_file(b"apiVersion: v1\nkind: Pod\n");
         let (code, _, err) = run_cli(&["schema", "lint", pod.as_str()]);
         assert_eq!(code, 2);
-        assert!(err.contains("not an OpenAPI document"), "{err}");
+        assert!(err.contains("neither an OpenAPI v2 document"), "{err}");
+        let (_, _, convert) = run_cli(&["schema", "convert", pod.as_str()]);
+        assert_eq!(
+            err, convert,
+            "lint refuses what convert refuses, in its words"
+        );
         let broken = temp_file(b"{\"swagger\": ");
         let (code, _, err) = run_cli(&["schema", "lint", broken.as_str()]);
         assert_eq!(code, 2);

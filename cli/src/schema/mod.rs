@@ -81,8 +81,10 @@ pub(crate) enum Command {
     /// Warn about lists and maps whose merge behaviour is probably not what you want.
     ///
     /// Reads OpenAPI v2/v3 documents and CustomResourceDefinitions (JSON or YAML; a YAML
-    /// stream may hold several CRDs) and prints one warning per finding, with the file and the
-    /// JSON pointer of the schema, then a hint:
+    /// stream may hold several CRDs). Each file is first converted and validated as `convert`
+    /// does it: what convert or the API server refuses is refused with the same words (exit
+    /// 2). Then it prints one warning per finding, with the file and the JSON pointer of the
+    /// schema, then a hint:
     ///
     /// * a list without `x-kubernetes-list-type` is atomic: every apply replaces the whole
     ///   list, and two managers that set it conflict. Mark it `x-kubernetes-list-type: map`
@@ -100,7 +102,8 @@ pub(crate) enum Command {
     /// Nothing below an atomic list or map is checked: it is replaced whole anyway; nor are
     /// the `items` of `…List` kinds (metadata: ListMeta), which nobody applies.
     ///
-    /// Exit status: 0 no warnings, 1 warnings printed, 2 bad input or usage.
+    /// Exit status: 0 no warnings, 1 warnings printed, 2 bad input (including a schema or CRD
+    /// convert refuses) or usage.
     ///
     /// Example:
     ///

@@ -6,9 +6,11 @@
 
 mod input;
 mod jobs;
+mod lint;
 mod oddities;
 mod origins;
 mod readback;
+mod scale;
 mod terminal;
 
 use std::io::Write;

@@ -303,7 +303,9 @@ pub(super) fn self_alias(text: &str, span: &Span, name: &str) -> Error {
 pub(super) fn too_deep(text: &str, span: &Span) -> Error {
     Error::new(
         ErrorKind::Limit,
-        format!("maps and lists nest deeper than {MAX_DEPTH} levels"),
+        format!(
+            "maps and lists nest deeper than {MAX_DEPTH} levels (smd's limit, not the API server's)"
+        ),
         syntax::location(text, &span.start),
     )
 }

@@ -127,7 +127,7 @@ fn message(kind: &Syntax) -> String {
         }
         Syntax::RecursionLimitExceeded => {
             return format!(
-                "maps and lists nest deeper than {} levels",
+                "maps and lists nest deeper than {} levels (smd's limit, not the API server's)",
                 crate::MAX_DEPTH
             );
         }

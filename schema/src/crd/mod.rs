@@ -23,7 +23,9 @@
 //! A CRD whose schemas the API server would refuse (an object field without a `type`, list-map
 //! keys that are not item properties, ...) is refused with Go's field errors, each with the JSON
 //! pointer of the schema at fault ([`Error::invalid`]); see `validate.rs` for what is checked.
-//! The rest of the API server's validation (names, versions, CEL rules) is not done.
+//! So is one whose versions it would refuse (none or two storage versions, duplicate or
+//! non-DNS-1035 names, a storage version missing from `status.storedVersions`). The rest of the
+//! API server's validation (names, group, scope, CEL rules) is not done.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -35,11 +37,15 @@ use crate::openapi::Document;
 use crate::openapi::node::Node;
 use crate::{Atom, Schema, TypeDef, TypeRef};
 
+mod internal;
 mod validate;
 pub use validate::FieldError;
 
-/// How deep a CRD schema may nest (the YAML reader allows more; schemas beyond this are not
-/// Kubernetes objects).
+/// How deep a CRD schema may nest, in schemas (`properties`, `items`, `additionalProperties`
+/// each go one level down). The API server has no such limit (it accepts schemas hundreds of
+/// levels deep); this one is smd's, and says so when it refuses: the conversion and the OpenAPI
+/// reader behind it recurse once per level with large frames, and a hundred levels keep them
+/// within a 2 MiB thread stack (Rust's default for spawned threads), unoptimised builds included.
 const MAX_DEPTH: usize = 100;
 
 const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
@@ -142,9 +148,10 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
             "must be false in apiextensions.k8s.io/v1",
         ));
     }
-    let versions = match need(spec, "versions", "#/spec")? {
-        Value::List(l) => l,
-        _ => return Err(Error::new("#/spec/versions", "expected a list")),
+    let versions: &[Value] = match spec.get("versions") {
+        Some(Value::List(l)) => l,
+        None | Some(Value::Null) => &[],
+        Some(_) => return Err(Error::new("#/spec/versions", "expected a list")),
     };
 
     // The API server validates the internal version, which holds one shared schema in
@@ -152,6 +159,11 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
     let mut invalid = Vec::new();
     let first = versions.first().and_then(version_schema);
     let shared = versions.iter().all(|v| version_schema(v) == first);
+    let stored = top
+        .get("status")
+        .and_then(Value::as_map)
+        .and_then(|s| s.get("storedVersions"));
+    validate::versions(versions, stored, &mut invalid);
     for (i, v) in versions.iter().enumerate() {
         let Some(schema) = version_schema(v) else {
             continue;
@@ -330,7 +342,13 @@ fn ref_refs<'a>(tr: &'a TypeRef, out: &mut Vec<&'a str>, depth: usize) {
 /// (`Structural.ToKubeOpenAPI`) carries to schemaconv.
 fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Error> {
     if depth > MAX_DEPTH {
-        return Err(Error::new(at, "nested too deeply"));
+        return Err(Error::new(
+            at,
+            format!(
+                "the schema nests deeper than {MAX_DEPTH} levels, smd's limit (not the API \
+                 server's: it accepts deeper CRD schemas)"
+            ),
+        ));
     }
     let m = as_map(v, at)?;
     let mut out: Vec<(String, Node)> = Vec::new();

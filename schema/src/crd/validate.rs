@@ -7,10 +7,15 @@
 //! `items` of arrays, `x-kubernetes-preserve-unknown-fields: false`, `properties` next to
 //! `additionalProperties`, `x-kubernetes-embedded-resource`, `x-kubernetes-map-type`,
 //! `x-kubernetes-list-type` and `x-kubernetes-list-map-keys` (keys must be scalar item
-//! properties, required or defaulted, not nullable), items of sets. Not covered: names, group,
-//! versions, CEL rules, value validations, defaults against their schema, `metadata` rules.
+//! properties, required or defaulted, not nullable), items of sets, the JSON Schema keywords a
+//! CRD may not use (`$ref`, `id`, `definitions`, ...), which also keep the structural rules
+//! from running as in Go; and the versions: DNS-1035 names, unique names, exactly one storage
+//! version, and `status.storedVersions` (defaulted as the v1 defaults do). Not covered: names,
+//! group, scope, CEL rules, value validations, defaults against their schema, `metadata` rules.
 
 use smd_fieldpath::{Map, Value};
+
+use super::internal::{self, Shared};
 
 /// One refused part: Go's field error text and the JSON pointer of the part in the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +38,32 @@ const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "st
 /// Validates one version's `openAPIV3Schema` (`schema`), reported under Go's field path `path`
 /// and the JSON pointer `pointer`.
 pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<FieldError>) {
-    walk(schema, path, pointer, Level::Root, 0, out);
+    let mut found = Found::default();
+    walk(schema, path, pointer, Level::Root, 0, &mut found);
+    // `validateCustomResourceDefinitionValidation`: the structural rules run only on a schema
+    // that can be made structural; when it cannot, its reason is shown only if nothing else is
+    // wrong (the OpenAPI rules forbid the same fields, with better words).
+    let before = out.len();
+    out.append(&mut found.schema);
+    match found.unsupported {
+        None => out.append(&mut found.structural),
+        Some(reason) if out.len() == before => out.push(FieldError {
+            go_text: format!("{path}: Invalid value: \"\": {reason}"),
+            pointer: pointer.to_owned(),
+        }),
+        Some(_) => {}
+    }
+}
+
+/// What one schema's walk found, by the stage of Go's validation that finds it.
+#[derive(Default)]
+struct Found {
+    /// `ValidateCustomResourceDefinitionOpenAPISchema`.
+    schema: Vec<FieldError>,
+    /// `ValidateStructural`.
+    structural: Vec<FieldError>,
+    /// Why `NewStructural` cannot read the schema (`validateUnsupportedFields`), if it cannot.
+    unsupported: Option<String>,
 }
 
 struct At<'a> {
@@ -77,11 +107,15 @@ fn escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
-fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mut Vec<FieldError>) {
+fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &mut Found) {
     if depth > super::MAX_DEPTH {
         return;
     }
     let Value::Map(s) = v else { return };
+    if found.unsupported.is_none() {
+        found.unsupported = unsupported(s);
+    }
+    let out = &mut found.schema;
     let at = At { path, pointer };
     let ty = str_of(s, "type").unwrap_or("");
     let embedded = is_true(s, "x-kubernetes-embedded-resource");
@@ -108,7 +142,8 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
         _ => Vec::new(),
     };
 
-    // ValidateCustomResourceDefinitionOpenAPISchema.
+    // ValidateCustomResourceDefinitionOpenAPISchema, its OpenAPI v3 standard validator first.
+    forbidden_keywords(s, &at, out);
     if !ty.is_empty() && !TYPES.contains(&ty) {
         at.push(
             out,
@@ -329,6 +364,7 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
     }
 
     // ValidateStructural.
+    let out = &mut found.structural;
     if ty == "array" && !s.contains_key("items") {
         at.push(out, ".items", "Required value: must be specified".into());
     }
@@ -365,7 +401,7 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
                 &format!("{pointer}/properties/{}", escape(k)),
                 Level::Field,
                 depth + 1,
-                out,
+                found,
             );
         }
     }
@@ -377,7 +413,7 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
                 &format!("{pointer}/items"),
                 Level::Item,
                 depth + 1,
-                out,
+                found,
             );
         }
     }
@@ -389,7 +425,7 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, out: &mu
             // Go's structural validation calls map values "object fields".
             Level::Field,
             depth + 1,
-            out,
+            found,
         );
     }
 }
@@ -400,4 +436,292 @@ fn required_or_invalid(ty: &str, detail: &str) -> String {
     } else {
         format!("Invalid value: {}: {detail}", quote(ty))
     }
+}
+
+/// The JSON Schema keywords a CRD may not use (`specStandardValidatorV3.validate`, and
+/// `uniqueItems`).
+fn forbidden_keywords(s: &Map, at: &At<'_>, out: &mut Vec<FieldError>) {
+    let present = |k: &str| !matches!(s.get(k), None | Some(Value::Null));
+    let non_empty_map = |k: &str| {
+        s.get(k)
+            .and_then(Value::as_map)
+            .is_some_and(|m| !m.is_empty())
+    };
+    if s.get("id")
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty())
+    {
+        at.push(out, ".id", "Forbidden: id is not supported".into());
+    }
+    if present("additionalItems") {
+        at.push(
+            out,
+            ".additionalItems",
+            "Forbidden: additionalItems is not supported".into(),
+        );
+    }
+    if non_empty_map("patternProperties") {
+        at.push(
+            out,
+            ".patternProperties",
+            "Forbidden: patternProperties is not supported".into(),
+        );
+    }
+    if non_empty_map("definitions") {
+        at.push(
+            out,
+            ".definitions",
+            "Forbidden: definitions is not supported".into(),
+        );
+    }
+    if present("dependencies") {
+        at.push(
+            out,
+            ".dependencies",
+            "Forbidden: dependencies is not supported".into(),
+        );
+    }
+    if present("$ref") {
+        at.push(out, ".$ref", "Forbidden: $ref is not supported".into());
+    }
+    if str_of(s, "type") == Some("null") {
+        at.push(
+            out,
+            ".type",
+            "Forbidden: type cannot be set to null, use nullable as an alternative".into(),
+        );
+    }
+    if matches!(s.get("items"), Some(Value::List(l)) if !l.is_empty()) {
+        at.push(
+            out,
+            ".items",
+            "Forbidden: items must be a schema object and not an array".into(),
+        );
+    }
+    if is_true(s, "uniqueItems") {
+        at.push(
+            out,
+            ".uniqueItems",
+            "Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes \
+             quadratic"
+                .into(),
+        );
+    }
+}
+
+/// The rules on `spec.versions` and `status.storedVersions`
+/// (`validateCustomResourceDefinitionSpec`, `ValidateCustomResourceDefinitionStoredVersions`):
+/// DNS-1035 names, unique names, exactly one storage version, and a stored version for it.
+/// `stored` is the input's `status.storedVersions`; as the v1 defaults do, an empty one becomes
+/// the first storage version.
+pub(crate) fn versions(versions: &[Value], stored: Option<&Value>, out: &mut Vec<FieldError>) {
+    let name_of = |v: &Value| -> String {
+        v.as_map()
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let storage_of = |v: &Value| {
+        v.as_map()
+            .and_then(|m| m.get("storage"))
+            .and_then(Value::as_bool)
+            .unwrap_or_default()
+    };
+    let names: Vec<String> = versions.iter().map(name_of).collect();
+    let mut storage = 0;
+    let mut unique = true;
+    for (i, (name, v)) in names.iter().zip(versions).enumerate() {
+        if storage_of(v) {
+            storage += 1;
+        }
+        if names[..i].contains(name) {
+            unique = false;
+        }
+        if let Some(text) = dns1035(name) {
+            out.push(FieldError {
+                go_text: format!(
+                    "spec.versions[{i}].name: Invalid value: {}: {text}",
+                    quote(name)
+                ),
+                pointer: format!("#/spec/versions/{i}/name"),
+            });
+        }
+    }
+    // The v1 → internal conversion copies the first version's name to `spec.version`, which
+    // is checked too.
+    if let Some(first) = names.first().filter(|n| !n.is_empty()) {
+        if let Some(text) = dns1035(first) {
+            out.push(FieldError {
+                go_text: format!("spec.version: Invalid value: {}: {text}", quote(first)),
+                pointer: "#/spec/versions/0/name".into(),
+            });
+        }
+    }
+    if !unique || storage != 1 {
+        let shown = internal::versions(versions, shared_parts(versions));
+        let mut push = |detail: &str| {
+            out.push(FieldError {
+                go_text: format!("spec.versions: Invalid value: {shown}: {detail}"),
+                pointer: "#/spec/versions".into(),
+            });
+        };
+        if !unique {
+            push("must contain unique version names");
+        }
+        if storage != 1 {
+            push("must have exactly one version marked as storage version");
+        }
+    }
+
+    let given: Vec<String> = match stored {
+        Some(Value::List(l)) => l
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let (stored, shown): (Vec<String>, String) = if given.is_empty() {
+        match versions.iter().find(|v| storage_of(v)) {
+            Some(v) => {
+                let name = name_of(v);
+                let shown = format!("[{}]", quote(&name));
+                (vec![name], shown)
+            }
+            // Go's nil slice is `null`, an empty one given in the input `[]`.
+            None if matches!(stored, Some(Value::List(_))) => (Vec::new(), "[]".into()),
+            None => (Vec::new(), "null".into()),
+        }
+    } else {
+        let shown = format!(
+            "[{}]",
+            given.iter().map(|s| quote(s)).collect::<Vec<_>>().join(",")
+        );
+        (given, shown)
+    };
+    if stored.is_empty() {
+        out.push(FieldError {
+            go_text: format!(
+                "status.storedVersions: Invalid value: {shown}: must have at least one stored version"
+            ),
+            pointer: "#/status/storedVersions".into(),
+        });
+        return;
+    }
+    // Go keeps the last index of a name given twice.
+    let mut remaining: Vec<(usize, &str)> = Vec::new();
+    for (i, s) in stored.iter().enumerate() {
+        match remaining.iter_mut().find(|(_, n)| *n == s.as_str()) {
+            Some(entry) => entry.0 = i,
+            None => remaining.push((i, s.as_str())),
+        }
+    }
+    for (name, v) in names.iter().zip(versions) {
+        let found = remaining.iter().position(|(_, n)| n == name);
+        if storage_of(v) && found.is_none() {
+            out.push(FieldError {
+                go_text: format!(
+                    "status.storedVersions: Invalid value: {shown}: must have the storage version {name}"
+                ),
+                pointer: "#/status/storedVersions".into(),
+            });
+        }
+        if let Some(at) = found {
+            remaining.remove(at);
+        }
+    }
+    for (i, name) in remaining {
+        out.push(FieldError {
+            go_text: format!(
+                "status.storedVersions[{i}]: Invalid value: {}: missing from spec.versions; \
+                 {name} was previously a storage version, and must remain in spec.versions until \
+                 a storage migration ensures no data remains persisted in {name} and removes \
+                 {name} from status.storedVersions",
+                quote(name)
+            ),
+            pointer: "#/status/storedVersions".into(),
+        });
+    }
+}
+
+/// Which per-version parts the v1 → internal conversion moved to the spec because every
+/// version has the same one.
+fn shared_parts(versions: &[Value]) -> Shared {
+    fn part<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+        v.as_map().and_then(|m| m.get(key)).filter(|p| !p.is_null())
+    }
+    let same = |key: &str| {
+        let first = versions.first().and_then(|v| part(v, key));
+        versions.iter().all(|v| part(v, key) == first)
+    };
+    Shared {
+        schema: same("schema"),
+        subresources: same("subresources"),
+        columns: same("additionalPrinterColumns"),
+        selectable_fields: same("selectableFields"),
+    }
+}
+
+/// `IsDNS1035Label`'s complaint, joined as Go joins it.
+fn dns1035(name: &str) -> Option<String> {
+    let mut errs = Vec::new();
+    if name.len() > 63 {
+        errs.push("must be no more than 63 characters".to_owned());
+    }
+    let bytes = name.as_bytes();
+    let well_formed = bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes
+            .last()
+            .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-');
+    if !well_formed {
+        errs.push(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start \
+             with an alphabetic character, and end with an alphanumeric character (e.g. \
+             'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+                .to_owned(),
+        );
+    }
+    (!errs.is_empty()).then(|| errs.join(","))
+}
+
+/// `validateUnsupportedFields` of the structural schema reader: the first keyword it refuses.
+fn unsupported(s: &Map) -> Option<String> {
+    let text = |k: &str| {
+        s.get(k)
+            .and_then(Value::as_str)
+            .is_some_and(|v| !v.is_empty())
+    };
+    let non_empty = |k: &str| {
+        s.get(k)
+            .and_then(Value::as_map)
+            .is_some_and(|m| !m.is_empty())
+    };
+    let reason = if text("id") {
+        "OpenAPIV3Schema 'id' is not supported"
+    } else if text("$schema") {
+        "OpenAPIV3Schema 'schema' is not supported"
+    } else if text("$ref") {
+        "OpenAPIV3Schema '$ref' is not supported"
+    } else if non_empty("patternProperties") {
+        "OpenAPIV3Schema 'patternProperties' is not supported"
+    } else if non_empty("dependencies") {
+        "OpenAPIV3Schema 'dependencies' is not supported"
+    } else if !matches!(s.get("additionalItems"), None | Some(Value::Null)) {
+        "OpenAPIV3Schema 'additionalItems' is not supported"
+    } else if non_empty("definitions") {
+        "OpenAPIV3Schema 'definitions' is not supported"
+    } else if matches!(s.get("items"), Some(Value::List(_))) {
+        "OpenAPIV3Schema 'items' must be a schema, but is an array"
+    } else if matches!(
+        s.get("x-kubernetes-preserve-unknown-fields"),
+        Some(Value::Bool(false))
+    ) {
+        "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"
+    } else {
+        return None;
+    };
+    Some(reason.to_owned())
 }

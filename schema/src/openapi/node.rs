@@ -38,7 +38,11 @@ impl Node {
     /// non-finite floats have no JSON form and are refused.
     pub(crate) fn from_value(v: &Value, depth: usize) -> Result<Node, String> {
         if depth > 128 {
-            return Err("nested too deeply".into());
+            return Err(
+                "maps and lists nest deeper than 128 levels (smd's limit for OpenAPI \
+                        documents, not the API server's)"
+                    .into(),
+            );
         }
         Ok(match v {
             Value::Null => Node::Null,

@@ -12,12 +12,12 @@ use smd_fieldpath::{Map, PathElement, Set, Value};
 use smd_schema::gvk::GroupVersionKind;
 
 use super::csa::{find_fields_owners, upgrade_managed_fields};
-use super::entry::{entries_or_none, entry_to_value, set_entries};
-use super::error::Error;
+use super::entry::{Entry, entries_or_none, entry_to_value, set_entries};
+use super::error::{Cause, Error};
 use super::identity::Operation;
 use super::last_applied::LAST_APPLIED_ANNOTATION;
 use super::manager::FieldManager;
-use super::object::{group_version, nested_str};
+use super::object::{describe, group_version, nested_str};
 use super::reset::{
     ReplicasPaths, ResetFields, custom_resource_replicas_paths, kubernetes_replicas_paths,
 };
@@ -243,7 +243,9 @@ impl Endpoint {
 
     /// A server-side apply of `patch` by `manager` (`force` takes conflicting fields) on the
     /// stored object, or a create when `stored` is `None`; `subresource` is `""`, `status` or
-    /// `scale` (then `patch` is an `autoscaling/v1` Scale). The object the API server stores.
+    /// `scale` (then `patch` is an `autoscaling/v1` Scale, whose `spec.replicas` becomes an
+    /// int32 as Go's `FromUnstructured` makes it and is then validated, with the server's
+    /// errors). The object the API server stores.
     pub fn apply(
         &self,
         stored: Option<&Value>,
@@ -331,7 +333,9 @@ impl Endpoint {
     }
 
     /// An update of the scale subresource setting the replicas to `replicas` (what an
-    /// autoscaler or `kubectl scale` sends), by `manager`.
+    /// autoscaler or `kubectl scale` sends), by `manager`. As the API server: replicas outside
+    /// int32 are refused as its JSON decoder refuses them (400), negative ones as its validation
+    /// does (422: the Scale's for built-in kinds, the custom resource's for CRs).
     pub fn scale(
         &self,
         stored: &Value,
@@ -357,6 +361,23 @@ impl Endpoint {
             ScaleRequest::Update { .. } => (Request::Update, false),
         };
         validate_manager(manager, kind)?;
+        if let ScaleRequest::Update { replicas } = request {
+            // The body is decoded into the Go type before anything else: replicas is an int32.
+            if i32::try_from(replicas).is_err() {
+                return Err(Error::BadRequest(match scale.custom {
+                    None => format!(
+                        "Scale in version \"v1\" cannot be handled as a Scale: json: cannot \
+                         unmarshal number {replicas} into Go struct field ScaleSpec.spec.replicas \
+                         of type int32"
+                    ),
+                    // The custom resource's scale endpoint decodes with a scheme that lacks
+                    // the v1 Scale, and says so instead.
+                    Some(_) => "no kind is registered for the type v1.Scale in scheme \
+                                \"pkg/runtime/scheme.go:111\""
+                        .to_owned(),
+                }));
+            }
+        }
         let mut parent = stored.clone();
         let handler = ScaleHandler::new(
             entries_or_none(&parent).unwrap_or_default(),
@@ -367,7 +388,26 @@ impl Endpoint {
             None => scale_object(&parent)?,
             Some((selector, _)) => custom_scale_object(&parent, scale, selector.as_deref())?,
         };
-        set_entries(&mut old_scale, handler.to_subresource()?.as_deref())
+        let entries = handler.to_subresource()?;
+        // An apply to a Scale nobody manages first records the existing fields under
+        // `before-first-apply` (once the patch's kind passed the version check), by an update
+        // from an empty object the endpoint's creater makes; a custom resource's creater makes
+        // it unstructured, which its converter refuses.
+        let is_scale = |patch: &Value| {
+            nested_str(patch, &["apiVersion"]) == SCALE_API_VERSION
+                && nested_str(patch, &["kind"]) == "Scale"
+        };
+        if matches!(request, ScaleRequest::Apply { patch, .. } if is_scale(patch))
+            && scale.custom.is_some()
+            && entries.as_deref().is_none_or(<[Entry]>::is_empty)
+        {
+            return Err(Error::internal(format!(
+                "failed to create manager for existing fields: failed to convert live object \
+                 (/; {SCALE_API_VERSION}, Kind=Scale) to proper version: request to convert CR \
+                 to an invalid group/version: {SCALE_API_VERSION}"
+            )));
+        }
+        set_entries(&mut old_scale, entries.as_deref())
             .map_err(|e| Error::internal(e.to_string()))?;
         let mut managed_fields_error = None;
         let new_scale = match request {
@@ -386,19 +426,75 @@ impl Endpoint {
                 }
             }
         };
-        // The Scale goes back through its Go type: replicas are an int32.
-        let replicas = match get_path(&new_scale, &["spec", "replicas"]) {
-            Some(Value::Int(n)) => i64::from(*n as i32),
-            Some(Value::Float(f)) => i64::from(*f as i32),
-            _ => 0,
+        let replicas = match request {
+            ScaleRequest::Apply { patch, .. } => {
+                let unconverted = || {
+                    format!(
+                        "failed to convert new object ({}) to proper version",
+                        describe(patch)
+                    )
+                };
+                // A changed Scale goes back to its Go type through the scale endpoint's
+                // converter; a custom resource's converts only between the CRD's versions.
+                if scale.custom.is_some() && changed(&old_scale, &new_scale) {
+                    return Err(Error::internal(format!(
+                        "{}: request to convert CR to an invalid group/version: \
+                         {SCALE_API_VERSION}",
+                        unconverted()
+                    )));
+                }
+                scale_replicas(&new_scale).ok_or_else(|| {
+                    Error::internal(format!(
+                        "{}: unable to convert unstructured object to {SCALE_API_VERSION}, \
+                         Kind=Scale: cannot convert float64 to int32",
+                        unconverted()
+                    ))
+                })?
+            }
+            ScaleRequest::Update { replicas } => replicas,
         };
-        if let Some((_, spec_path)) = &scale.custom
-            && replicas == CR_MISSING_REPLICAS
-        {
-            return Err(Error::BadRequest(format!(
-                "the spec replicas field {} cannot be empty",
-                super::identity::quote(spec_path)
-            )));
+        let name = nested_str(stored, &["metadata", "name"]);
+        match &scale.custom {
+            Some((_, spec_path)) if replicas == CR_MISSING_REPLICAS => {
+                return Err(Error::BadRequest(format!(
+                    "the spec replicas field {} cannot be empty",
+                    super::identity::quote(spec_path)
+                )));
+            }
+            // The custom resource is validated after the replicas are copied in.
+            Some((_, spec_path)) if replicas < 0 => {
+                let detail = format!("Invalid value: {replicas}: should be a non-negative integer");
+                return Err(Error::Invalid {
+                    message: format!(
+                        "{}.{} {} is invalid: {spec_path}: {detail}",
+                        self.kind.kind,
+                        self.kind.group,
+                        super::identity::quote(name)
+                    ),
+                    causes: vec![Cause {
+                        kind: "FieldValueInvalid".into(),
+                        message: detail,
+                        field: spec_path.clone(),
+                    }],
+                });
+            }
+            // ValidateScale, on the Scale before the parent is touched.
+            None if replicas < 0 => {
+                let detail =
+                    format!("Invalid value: {replicas}: must be greater than or equal to 0");
+                return Err(Error::Invalid {
+                    message: format!(
+                        "Scale.autoscaling {} is invalid: spec.replicas: {detail}",
+                        super::identity::quote(name)
+                    ),
+                    causes: vec![Cause {
+                        kind: "FieldValueInvalid".into(),
+                        message: detail,
+                        field: "spec.replicas".into(),
+                    }],
+                });
+            }
+            _ => {}
         }
         set_path(&mut parent, &scale.spec_replicas, Value::Int(replicas));
         let updated = handler.to_parent(entries_or_none(&new_scale).as_deref())?;
@@ -613,6 +709,41 @@ fn custom_scale_object(
     object.insert("spec", Value::Map(spec_map));
     object.insert("status", Value::Map(status_map));
     Ok(Value::Map(object))
+}
+
+/// `spec.replicas` of an unstructured Scale as `FromUnstructured` sets the `int32` field:
+/// integers wrap, an integral float converts as Go on amd64 converts it, absent or null is 0;
+/// `None` for a fraction, which Go refuses.
+fn scale_replicas(scale: &Value) -> Option<i64> {
+    match get_path(scale, &["spec", "replicas"]) {
+        Some(Value::Int(n)) => Some(i64::from(*n as i32)),
+        Some(Value::Float(f)) if f.trunc() == *f => Some(i64::from(go_float_to_int32(*f))),
+        Some(Value::Float(_)) => None,
+        _ => Some(0),
+    }
+}
+
+/// Go's `int32(f)` for an integral float64 on amd64 (the real server's platform): truncated to
+/// an int64 (the out-of-range result is the "integer indefinite" 0x8000000000000000), then its
+/// low 32 bits.
+fn go_float_to_int32(f: f64) -> i32 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let wide = if (-TWO_63..TWO_63).contains(&f) {
+        f as i64
+    } else {
+        i64::MIN
+    };
+    wide as i32
+}
+
+/// Whether the apply changed the Scale (Go's merge gives no new object when it did not).
+fn changed(old: &Value, new: &Value) -> bool {
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        remove_path(&mut v, &["metadata", "managedFields"]);
+        v
+    };
+    strip(old) != strip(new)
 }
 
 /// The Scale's desired replicas as its Go type writes them (`omitempty`: 0 is left out).
