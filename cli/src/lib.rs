@@ -319,33 +319,25 @@ mod tests {
         )
     }
 
-    pub(crate) fn temp_file(contents: &[u8]) -> tempfile_path::TempPath {
-        tempfile_path::TempPath::new(contents)
+    /// A file of `contents` in a fresh private temp file (created new, 0600), removed when
+    /// dropped.
+    pub(crate) fn temp_file(contents: &[u8]) -> TempFile {
+        use std::io::Write as _;
+        let mut file = tempfile::Builder::new()
+            .prefix("smd-cli-test-")
+            .suffix(".json")
+            .tempfile()
+            .unwrap_or_else(|e| panic!("a temp file: {e}"));
+        file.write_all(contents)
+            .unwrap_or_else(|e| panic!("writing a temp file: {e}"));
+        TempFile(file)
     }
 
-    /// A file under the target directory, removed when dropped.
-    pub(crate) mod tempfile_path {
-        pub(crate) struct TempPath(pub(crate) std::path::PathBuf);
-        impl TempPath {
-            pub(crate) fn new(contents: &[u8]) -> TempPath {
-                use std::sync::atomic::{AtomicUsize, Ordering};
-                static N: AtomicUsize = AtomicUsize::new(0);
-                let path = std::env::temp_dir().join(format!(
-                    "smd-cli-test-{}-{}.json",
-                    std::process::id(),
-                    N.fetch_add(1, Ordering::Relaxed)
-                ));
-                let _ = std::fs::write(&path, contents);
-                TempPath(path)
-            }
-            pub(crate) fn as_str(&self) -> &str {
-                self.0.to_str().unwrap_or_default()
-            }
-        }
-        impl Drop for TempPath {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_file(&self.0);
-            }
+    pub(crate) struct TempFile(tempfile::NamedTempFile);
+
+    impl TempFile {
+        pub(crate) fn as_str(&self) -> &str {
+            self.0.path().to_str().unwrap_or_default()
         }
     }
 

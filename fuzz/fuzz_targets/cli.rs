@@ -1,7 +1,7 @@
 //! The whole command line, in process, on hostile files: `diff` (text, `-o json|yaml`),
 //! `apply` (`-o yaml|json`), `blame`, `fields` (paths, fieldsV1, sizes), `validate`, `schema
 //! lint|convert` and `fieldsv1`, with `--crd`/`--schema` combinations, `--subresource status|scale`
-//! (Scale manifests), `--force-conflicts`, `--now` texts and colors.
+//! (Scale manifests), `--force-conflicts`, `--validate`, `--now` texts and colors.
 //!
 //! The input is three header bytes choosing the command and its flags, then up to five files
 //! separated by a line `%%`: the manifests, the live objects, CRDs, a schema, and a `--now` text.
@@ -142,6 +142,12 @@ fuzz_target!(|data: &[u8]| {
     let mut apply_flags = vec![s("--manager"), s(manager), s("--now"), now];
     if flags & 2 != 0 {
         apply_flags.push(s("--force-conflicts"));
+    }
+    match (choice >> 2) & 3 {
+        1 => apply_flags.push(s("--validate=warn")),
+        2 => apply_flags.push(s("--validate=ignore")),
+        3 => apply_flags.push(s("--validate=false")),
+        _ => {}
     }
     match (flags >> 2) & 3 {
         1 => apply_flags.extend([s("--subresource"), s("status")]),
