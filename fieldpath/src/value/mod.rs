@@ -14,6 +14,7 @@
 
 pub(crate) mod float;
 pub mod gofmt;
+pub mod gojson;
 mod isprint;
 mod order;
 mod serde_impl;

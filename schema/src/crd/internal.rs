@@ -4,6 +4,7 @@
 //! `null`; per-version parts every version shares have been moved to the spec by the v1 →
 //! internal conversion and show as `null`.
 
+use smd_fieldpath::value::gojson;
 use smd_fieldpath::{Map, Value};
 
 /// How deep a schema is rendered; the validation walk stops at the same depth.
@@ -403,59 +404,14 @@ fn json_value(out: &mut String, v: &Value) {
     }
 }
 
-/// Go's float encoder: the shortest text that reads back; `e` form below 1e-6 and from 1e21.
+/// Go's float encoder; a value Go could not encode (never in a decoded schema) as `null`.
 fn float(out: &mut String, f: f64) {
-    if !f.is_finite() {
+    if gojson::write_float(out, f).is_err() {
         out.push_str("null");
-        return;
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let text = format!("{f:e}");
-        let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
-        out.push_str(mantissa);
-        out.push('e');
-        match exponent.strip_prefix('-') {
-            Some(digits) => {
-                out.push('-');
-                out.push_str(digits);
-            }
-            None => {
-                out.push('+');
-                if exponent.len() < 2 {
-                    out.push('0');
-                }
-                out.push_str(exponent);
-            }
-        }
-    } else {
-        out.push_str(&f.to_string());
     }
 }
 
 /// A Go JSON string, HTML-escaped as `encoding/json` writes it.
 fn string(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&') => {
-                let b = c as u32 as usize;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[(b >> 4) & 0xf]));
-                out.push(char::from(HEX[b & 0xf]));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    gojson::write_string(out, s);
 }

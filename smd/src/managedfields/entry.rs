@@ -4,8 +4,8 @@
 
 use smd_fieldpath::{Map, PathElement, Set, Value};
 
-use super::gojson;
 use super::time::Timestamp;
+use smd_fieldpath::value::gojson;
 
 /// One entry of `metadata.managedFields` (Go's `metav1.ManagedFieldsEntry`), as stored: the
 /// texts are kept as they are so that decoding can refuse what Go refuses.

@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use super::gojson::write_string;
+use smd_fieldpath::value::gojson::write_string;
 
 /// `Apply` or `Update`: how a manager last wrote its fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

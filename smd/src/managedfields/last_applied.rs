@@ -5,9 +5,9 @@
 
 use smd_fieldpath::{Set, Value};
 
-use super::gojson;
 use super::manager::FieldManager;
 use super::object::{annotations, nested_str, set_annotations};
+use smd_fieldpath::value::gojson;
 
 /// The annotation `kubectl apply` (client-side) writes.
 pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";

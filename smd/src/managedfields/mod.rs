@@ -50,7 +50,6 @@ mod csa;
 mod endpoint;
 mod entry;
 mod error;
-mod gojson;
 mod identity;
 mod last_applied;
 mod managed;

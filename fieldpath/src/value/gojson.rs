@@ -2,17 +2,18 @@
 //! `map[string]interface{}` (keys sorted byte-wise, `<`, `>`, `&`, U+2028 and U+2029 escaped,
 //! floats in Go's two forms). The API server writes manager identifiers and the
 //! `last-applied-configuration` annotation this way; `fieldsV1` read from an unstructured
-//! object is re-serialised this way before Go parses it.
+//! object is re-serialised this way before Go parses it; the API server's CRD validation
+//! messages quote values this way.
 
-use smd_fieldpath::Value;
+use crate::Value;
 
 /// A value with no JSON form (Go's `json: unsupported value: NaN`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("json: unsupported value: {0}")]
-pub(crate) struct UnsupportedValue(String);
+pub struct UnsupportedValue(String);
 
 /// Appends `value` as Go's `json.Marshal` writes it.
-pub(crate) fn write_value(out: &mut String, value: &Value) -> Result<(), UnsupportedValue> {
+pub fn write_value(out: &mut String, value: &Value) -> Result<(), UnsupportedValue> {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -48,7 +49,7 @@ pub(crate) fn write_value(out: &mut String, value: &Value) -> Result<(), Unsuppo
 }
 
 /// Appends `s` as a Go JSON string with HTML escaping (`encoding/json.appendString`).
-pub(crate) fn write_string(out: &mut String, s: &str) {
+pub fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {
@@ -77,7 +78,7 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
 /// Go's `floatEncoder`: the shortest text that reads back, `%f`-like unless the magnitude is
 /// below 1e-6 or at least 1e21, then `%e`-like with a sign and no padding below ten
 /// (`1e-7`, `1e+21`).
-fn write_float(out: &mut String, f: f64) -> Result<(), UnsupportedValue> {
+pub fn write_float(out: &mut String, f: f64) -> Result<(), UnsupportedValue> {
     if !f.is_finite() {
         return Err(UnsupportedValue(Value::Float(f).to_string()));
     }
