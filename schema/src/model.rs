@@ -195,6 +195,19 @@ impl Atom {
         self
     }
 
+    /// This atom with the list part of `list` (if any): joins parts without moving them
+    /// through the stack, for the conversion's deep recursion.
+    pub(crate) fn join_list(mut self, list: Atom) -> Atom {
+        self.list = list.list;
+        self
+    }
+
+    /// This atom with the map part of `map` (if any).
+    pub(crate) fn join_map(mut self, map: Atom) -> Atom {
+        self.map = map.map;
+        self
+    }
+
     /// The scalar part.
     pub fn as_scalar(&self) -> Option<&Scalar> {
         self.scalar.as_ref()

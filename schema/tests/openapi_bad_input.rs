@@ -18,10 +18,10 @@ fn nested_properties(depth: usize) -> String {
 
 #[test]
 fn deep_nesting_is_refused_not_overflowed() {
-    // 40 levels of properties (80 JSON levels) convert; 100 levels exceed the reader's limit.
-    let doc = Document::from_slice(nested_properties(40).as_bytes()).expect("reads");
+    // 400 levels of properties (800 JSON levels) convert; 600 levels exceed the reader's limit.
+    let doc = Document::from_slice(nested_properties(400).as_bytes()).expect("reads");
     assert!(doc.to_schema().is_ok());
-    let err = Document::from_slice(nested_properties(100).as_bytes()).unwrap_err();
+    let err = Document::from_slice(nested_properties(600).as_bytes()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Read);
 
     let yaml = format!(

@@ -7,6 +7,7 @@
 mod input;
 mod jobs;
 mod lint;
+mod nesting;
 mod oddities;
 mod origins;
 mod readback;

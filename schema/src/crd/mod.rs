@@ -42,11 +42,11 @@ mod validate;
 pub use validate::FieldError;
 
 /// How deep a CRD schema may nest, in schemas (`properties`, `items`, `additionalProperties`
-/// each go one level down). The API server has no such limit (it accepts schemas hundreds of
-/// levels deep); this one is smd's, and says so when it refuses: the conversion and the OpenAPI
-/// reader behind it recurse once per level with large frames, and a hundred levels keep them
-/// within a 2 MiB thread stack (Rust's default for spawned threads), unoptimised builds included.
-const MAX_DEPTH: usize = 100;
+/// each go one level down): the readers' one nesting limit, [`smd_fieldpath::MAX_DEPTH`]. A
+/// schema level is at least one map of the document, so a CRD read from YAML or JSON meets the
+/// reader's limit first (which says it is smd's); a value built in memory may reach this one,
+/// refused with the same words. The API server has no such limit.
+const MAX_DEPTH: usize = smd_fieldpath::MAX_DEPTH;
 
 const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
@@ -208,7 +208,7 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
         let mut root = match schema {
             None | Some(Value::Null) => obj(vec![("type", Node::Str("object".into()))]),
             Some(s) => {
-                let mut root = structural(s, &at, 0)?;
+                let mut root = structural(s, &at, 0).map_err(|e| *e)?;
                 set_property(&mut root, "metadata", reference(OBJECT_META));
                 set_property(&mut root, "apiVersion", string_type());
                 set_property(&mut root, "kind", string_type());
@@ -315,7 +315,7 @@ fn reachable(types: &[TypeDef], roots: &[&str]) -> HashSet<usize> {
 }
 
 fn atom_refs<'a>(a: &'a Atom, out: &mut Vec<&'a str>, depth: usize) {
-    if depth > MAX_DEPTH * 4 {
+    if depth > MAX_DEPTH {
         return;
     }
     if let Some(l) = a.as_list() {
@@ -340,100 +340,121 @@ fn ref_refs<'a>(tr: &'a TypeRef, out: &mut Vec<&'a str>, depth: usize) {
 
 /// The parts of a CRD schema that a structural schema keeps and that its OpenAPI form
 /// (`Structural.ToKubeOpenAPI`) carries to schemaconv.
-fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Error> {
-    if depth > MAX_DEPTH {
-        return Err(Error::new(
+///
+/// Schemas nest as deep as the document, so this recursion keeps a small frame, unoptimised
+/// builds included: the members that hold no schema are read out of line, in
+/// [`structural_leaf`].
+///
+/// Errors are boxed: every `?` on the way down reserves room for one.
+fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Box<Error>> {
+    if depth >= MAX_DEPTH {
+        return Err(Box::new(Error::new(
             at,
             format!(
-                "the schema nests deeper than {MAX_DEPTH} levels, smd's limit (not the API \
-                 server's: it accepts deeper CRD schemas)"
+                "schemas nest deeper than {MAX_DEPTH} levels (smd's limit, not the API \
+                 server's)"
             ),
-        ));
+        )));
     }
-    let m = as_map(v, at)?;
+    let Value::Map(m) = v else {
+        return Err(Box::new(Error::new(at, "expected an object")));
+    };
     let mut out: Vec<(String, Node)> = Vec::new();
     for (k, val) in m.iter() {
         let here = format!("{at}/{}", escape(k));
-        match k {
-            "type" | "format" => {
-                if let Value::String(s) = val {
-                    if !s.is_empty() {
-                        out.push((k.to_owned(), Node::Str(s.clone())));
-                    }
-                } else if !matches!(val, Value::Null) {
-                    return Err(Error::new(here, "expected a string"));
-                }
+        let node = match (k, val) {
+            ("properties", Value::Map(props)) => Some(structural_properties(props, &here, depth)?),
+            ("items" | "additionalProperties", Value::Map(_)) => {
+                Some(structural(val, &here, depth + 1)?)
             }
-            "nullable"
-            | "x-kubernetes-preserve-unknown-fields"
-            | "x-kubernetes-embedded-resource"
-            | "x-kubernetes-int-or-string" => match val {
-                Value::Bool(true) => out.push((k.to_owned(), Node::Bool(true))),
-                Value::Bool(false) | Value::Null => {}
-                _ => return Err(Error::new(here, "expected a boolean")),
-            },
-            "x-kubernetes-list-type" | "x-kubernetes-map-type" => match val {
-                Value::String(s) => out.push((k.to_owned(), Node::Str(s.clone()))),
-                Value::Null => {}
-                _ => return Err(Error::new(here, "expected a string")),
-            },
-            "x-kubernetes-list-map-keys" => match val {
-                Value::List(l) if !l.is_empty() => {
-                    let mut keys = Vec::with_capacity(l.len());
-                    for (i, key) in l.iter().enumerate() {
-                        match key {
-                            Value::String(s) => keys.push(Node::Str(s.clone())),
-                            _ => {
-                                return Err(Error::new(format!("{here}/{i}"), "expected a string"));
-                            }
-                        }
-                    }
-                    out.push((k.to_owned(), Node::Arr(keys)));
-                }
-                Value::List(_) | Value::Null => {}
-                _ => return Err(Error::new(here, "expected a list")),
-            },
-            "default" if !matches!(val, Value::Null) => {
-                let node = Node::from_value(val, 0).map_err(|e| Error::new(&here, e))?;
-                out.push((k.to_owned(), node));
-            }
-            "properties" => match val {
-                Value::Map(props) => {
-                    let mut ps = Vec::with_capacity(props.len());
-                    for (name, p) in props.iter() {
-                        let there = format!("{here}/{}", escape(name));
-                        ps.push((name.to_owned(), structural(p, &there, depth + 1)?));
-                    }
-                    out.push((k.to_owned(), Node::Obj(ps)));
-                }
-                Value::Null => {}
-                _ => return Err(Error::new(here, "expected an object")),
-            },
-            "items" => match val {
-                Value::Map(_) => out.push((k.to_owned(), structural(val, &here, depth + 1)?)),
-                Value::Null => {}
-                _ => {
-                    return Err(Error::new(here, "items must be a schema (an object)"));
-                }
-            },
-            "additionalProperties" => match val {
-                Value::Bool(b) => out.push((k.to_owned(), Node::Bool(*b))),
-                Value::Map(_) => out.push((k.to_owned(), structural(val, &here, depth + 1)?)),
-                Value::Null => {}
-                _ => return Err(Error::new(here, "expected a boolean or a schema")),
-            },
-            // Validation only (enum, pattern, anyOf, x-kubernetes-validations, ...):
-            // schemaconv reads none of them from a CRD (it has no `$ref`).
-            _ => {}
+            _ => structural_leaf(k, val, &here)?,
+        };
+        if let Some(node) = node {
+            out.push((k.to_owned(), node));
         }
     }
     Ok(Node::Obj(out))
 }
 
+#[inline(never)]
+fn structural_properties(props: &Map, here: &str, depth: usize) -> Result<Node, Box<Error>> {
+    let mut ps = Vec::with_capacity(props.len());
+    for (name, p) in props.iter() {
+        let there = format!("{here}/{}", escape(name));
+        ps.push((name.to_owned(), structural(p, &there, depth + 1)?));
+    }
+    Ok(Node::Obj(ps))
+}
+
+/// A member of a CRD schema that holds no schema, as [`structural`] keeps it (`None`: dropped).
+#[inline(never)]
+fn structural_leaf(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Box<Error>> {
+    leaf_member(k, val, here).map_err(Box::new)
+}
+
+fn leaf_member(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Error> {
+    Ok(match k {
+        "type" | "format" => match val {
+            Value::String(s) if !s.is_empty() => Some(Node::Str(s.clone())),
+            Value::String(_) | Value::Null => None,
+            _ => return Err(Error::new(here, "expected a string")),
+        },
+        "nullable"
+        | "x-kubernetes-preserve-unknown-fields"
+        | "x-kubernetes-embedded-resource"
+        | "x-kubernetes-int-or-string" => match val {
+            Value::Bool(true) => Some(Node::Bool(true)),
+            Value::Bool(false) | Value::Null => None,
+            _ => return Err(Error::new(here, "expected a boolean")),
+        },
+        "x-kubernetes-list-type" | "x-kubernetes-map-type" => match val {
+            Value::String(s) => Some(Node::Str(s.clone())),
+            Value::Null => None,
+            _ => return Err(Error::new(here, "expected a string")),
+        },
+        "x-kubernetes-list-map-keys" => match val {
+            Value::List(l) if !l.is_empty() => {
+                let mut keys = Vec::with_capacity(l.len());
+                for (i, key) in l.iter().enumerate() {
+                    match key {
+                        Value::String(s) => keys.push(Node::Str(s.clone())),
+                        _ => {
+                            return Err(Error::new(format!("{here}/{i}"), "expected a string"));
+                        }
+                    }
+                }
+                Some(Node::Arr(keys))
+            }
+            Value::List(_) | Value::Null => None,
+            _ => return Err(Error::new(here, "expected a list")),
+        },
+        "default" if !matches!(val, Value::Null) => {
+            Some(Node::from_value(val, 0).map_err(|e| Error::new(here, e))?)
+        }
+        // A map was read by `structural`.
+        "properties" => match val {
+            Value::Null => None,
+            _ => return Err(Error::new(here, "expected an object")),
+        },
+        "items" => match val {
+            Value::Null => None,
+            _ => return Err(Error::new(here, "items must be a schema (an object)")),
+        },
+        "additionalProperties" => match val {
+            Value::Bool(b) => Some(Node::Bool(*b)),
+            Value::Null => None,
+            _ => return Err(Error::new(here, "expected a boolean or a schema")),
+        },
+        // Validation only (enum, pattern, anyOf, x-kubernetes-validations, ...):
+        // schemaconv reads none of them from a CRD (it has no `$ref`).
+        _ => None,
+    })
+}
+
 /// `addEmbeddedProperties`: objects marked `x-kubernetes-embedded-resource` get `apiVersion`,
 /// `kind` and `metadata`.
 fn add_embedded_properties(n: &mut Node, depth: usize) {
-    if depth > MAX_DEPTH * 2 {
+    if depth > MAX_DEPTH {
         return;
     }
     let Node::Obj(members) = n else { return };

@@ -107,16 +107,57 @@ fn escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
+/// Checks a schema and the schemas in it. Schemas nest as deep as the document, so this
+/// recursion keeps a small frame, unoptimised builds included: the checks of one schema run out
+/// of line, in [`check`].
 fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &mut Found) {
     if depth > super::MAX_DEPTH {
         return;
     }
     let Value::Map(s) = v else { return };
+    check(s, &At { path, pointer }, lvl, found);
+    if let Some(Value::Map(p)) = s.get("properties") {
+        walk_properties(p, path, pointer, depth, found);
+    }
+    // Go's structural validation calls map values "object fields".
+    for (key, lvl) in [
+        ("items", Level::Item),
+        ("additionalProperties", Level::Field),
+    ] {
+        if let Some(child @ Value::Map(_)) = s.get(key) {
+            let (path, pointer) = child_at(path, pointer, key);
+            walk(child, &path, &pointer, lvl, depth + 1, found);
+        }
+    }
+}
+
+#[inline(never)]
+fn walk_properties(p: &Map, path: &str, pointer: &str, depth: usize, found: &mut Found) {
+    for (k, child) in p.iter() {
+        walk(
+            child,
+            &format!("{path}.properties[{k}]"),
+            &format!("{pointer}/properties/{}", escape(k)),
+            Level::Field,
+            depth + 1,
+            found,
+        );
+    }
+}
+
+/// The Go field path and the JSON pointer of the schema under `key`.
+#[inline(never)]
+fn child_at(path: &str, pointer: &str, key: &str) -> (String, String) {
+    (format!("{path}.{key}"), format!("{pointer}/{key}"))
+}
+
+/// The rules on one schema, not on the schemas in it.
+#[inline(never)]
+fn check(s: &Map, at: &At<'_>, lvl: Level, found: &mut Found) {
     if found.unsupported.is_none() {
         found.unsupported = unsupported(s);
     }
     let out = &mut found.schema;
-    let at = At { path, pointer };
     let ty = str_of(s, "type").unwrap_or("");
     let embedded = is_true(s, "x-kubernetes-embedded-resource");
     let preserve = is_true(s, "x-kubernetes-preserve-unknown-fields");
@@ -143,7 +184,7 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &
     };
 
     // ValidateCustomResourceDefinitionOpenAPISchema, its OpenAPI v3 standard validator first.
-    forbidden_keywords(s, &at, out);
+    forbidden_keywords(s, at, out);
     if !ty.is_empty() && !TYPES.contains(&ty) {
         at.push(
             out,
@@ -390,42 +431,6 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &
             out,
             ".properties",
             "Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields".into(),
-        );
-    }
-
-    if let Some(p) = props {
-        for (k, child) in p.iter() {
-            walk(
-                child,
-                &format!("{path}.properties[{k}]"),
-                &format!("{pointer}/properties/{}", escape(k)),
-                Level::Field,
-                depth + 1,
-                found,
-            );
-        }
-    }
-    if s.get("items").is_some_and(|i| matches!(i, Value::Map(_))) {
-        if let Some(i) = s.get("items") {
-            walk(
-                i,
-                &format!("{path}.items"),
-                &format!("{pointer}/items"),
-                Level::Item,
-                depth + 1,
-                found,
-            );
-        }
-    }
-    if let Some(ap @ Value::Map(_)) = s.get("additionalProperties") {
-        walk(
-            ap,
-            &format!("{path}.additionalProperties"),
-            &format!("{pointer}/additionalProperties"),
-            // Go's structural validation calls map values "object fields".
-            Level::Field,
-            depth + 1,
-            found,
         );
     }
 }

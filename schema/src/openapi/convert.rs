@@ -86,6 +86,53 @@ fn deduced_atom() -> Atom {
         )
 }
 
+/// A field of a map type, with the default of its schema.
+#[inline(never)]
+fn field(name: &str, ty: TypeRef, member: &SpecSchema) -> StructField {
+    let field = StructField::new(name.to_owned(), ty);
+    match &member.default {
+        Some(d) => field.with_default(d.clone()),
+        None => field,
+    }
+}
+
+/// The element type of an object whose `additionalProperties` is not a schema.
+#[inline(never)]
+fn plain_element_type(additional: &Option<Additional>, preserve: bool, no_fields: bool) -> TypeRef {
+    match additional {
+        None if preserve || no_fields => TypeRef::named(UNTYPED_DEDUCED),
+        Some(Additional::Allows(true)) => TypeRef::named(UNTYPED_DEDUCED),
+        None | Some(Additional::Allows(false) | Additional::Schema(_)) => TypeRef::default(),
+    }
+}
+
+/// The atom of a list type.
+#[inline(never)]
+fn list_type(element_type: TypeRef, relationship: ElementRelationship, keys: Vec<String>) -> Atom {
+    Atom::list(
+        ListType::new(element_type)
+            .with_element_relationship(relationship)
+            .with_keys(keys),
+    )
+}
+
+/// Whether a schema opts into preserving unknown fields.
+#[inline(never)]
+fn preserves(ext: &Extensions) -> bool {
+    ext.preserve_unknown_fields == Some(Value::Bool(true))
+}
+
+/// Go's scope text for a schema inlined in `scope`.
+#[inline(never)]
+fn inlined_in(scope: &str) -> String {
+    format!("inlined in {scope}")
+}
+
+#[inline(never)]
+fn inlined_ref(atom: Atom, nullable: bool) -> TypeRef {
+    TypeRef::inlined(atom).with_nullable(nullable)
+}
+
 struct Converter {
     /// The JSON pointer path of the schema at hand.
     path: Vec<String>,
@@ -98,32 +145,39 @@ impl Converter {
             .push(problem(pointer(&self.path), scope, message));
     }
 
-    fn at<T>(&mut self, segments: &[&str], f: impl FnOnce(&mut Converter) -> T) -> T {
-        let depth = self.path.len();
-        self.path.extend(segments.iter().map(|s| (*s).to_owned()));
-        let result = f(self);
-        self.path.truncate(depth);
-        result
-    }
-
     /// Go's `visitSpec`: a schema opts itself and its inlined descendants into preserving
     /// unknown fields.
+    ///
+    /// Inlined schemas nest as deep as the document, so the functions on the way down (this
+    /// one, `parse_schema`, `parse_object`, `parse_list`, `make_ref`) keep small frames,
+    /// unoptimised builds included: what holds no schema is built out of line.
     fn visit(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
-        let preserve =
-            preserve || spec.extensions.preserve_unknown_fields == Some(Value::Bool(true));
+        let preserve = preserve || preserves(&spec.extensions);
         self.parse_schema(spec, scope, preserve)
     }
 
     fn parse_schema(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
         match spec.ty.as_str() {
-            "" => {
-                // Go evaluates the list before the map.
-                let list = self.parse_list(spec, scope, preserve);
-                let map = self.parse_object(spec, scope, preserve);
-                Atom::scalar(Scalar::Untyped).with_list(list).with_map(map)
-            }
-            "object" => Atom::map(self.parse_object(spec, scope, preserve)),
-            "array" => Atom::list(self.parse_list(spec, scope, preserve)),
+            "object" => self.parse_object(spec, scope, preserve),
+            "array" => self.parse_list(spec, scope, preserve),
+            "" => self.untyped(spec, scope, preserve),
+            _ => self.scalar(spec, scope),
+        }
+    }
+
+    /// The atom of a schema without a type: a list and a map of anything.
+    #[inline(never)]
+    fn untyped(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+        // Go evaluates the list before the map.
+        let list = self.parse_list(spec, scope, preserve);
+        let map = self.parse_object(spec, scope, preserve);
+        Atom::scalar(Scalar::Untyped).join_list(list).join_map(map)
+    }
+
+    /// The atom of a schema whose type is neither empty, `object` nor `array`.
+    #[inline(never)]
+    fn scalar(&mut self, spec: &SpecSchema, scope: &str) -> Atom {
+        match spec.ty.as_str() {
             "integer" | "number" => Atom::scalar(Scalar::Numeric),
             "boolean" => Atom::scalar(Scalar::Boolean),
             "string" => Atom::scalar(match spec.format.as_str() {
@@ -140,6 +194,17 @@ impl Converter {
     /// Go's `makeOpenAPIRef`: a named reference (a `$ref`, or a single-element `allOf` of
     /// one), or the schema converted inline.
     fn make_ref(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> TypeRef {
+        if let Some(tr) = self.named_ref(spec, scope) {
+            return tr;
+        }
+        let inner = inlined_in(scope);
+        let atom = self.visit(spec, &inner, preserve);
+        inlined_ref(atom, spec.nullable)
+    }
+
+    /// The named reference `spec` makes, if it is one.
+    #[inline(never)]
+    fn named_ref(&mut self, spec: &SpecSchema, scope: &str) -> Option<TypeRef> {
         let mut reference = spec.reference.as_str();
         if reference.is_empty() {
             if let [only] = spec.all_of.as_slice() {
@@ -147,76 +212,103 @@ impl Converter {
             }
         }
         let name = last_segment(reference);
-        if !name.is_empty() {
-            let relationship = self.map_relationship(&spec.extensions, scope);
-            let tr = TypeRef::named(name).with_nullable(spec.nullable);
-            return match relationship {
-                Some(r) => tr.with_element_relationship(r),
-                None => tr,
-            };
+        if name.is_empty() {
+            return None;
         }
-        let inner = format!("inlined in {scope}");
-        let atom = self.visit(spec, &inner, preserve);
-        TypeRef::inlined(atom).with_nullable(spec.nullable)
+        let relationship = self.map_relationship(&spec.extensions, scope);
+        let tr = TypeRef::named(name).with_nullable(spec.nullable);
+        Some(match relationship {
+            Some(r) => tr.with_element_relationship(r),
+            None => tr,
+        })
     }
 
-    fn parse_object(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> MapType {
+    /// The atom of an object: only a map.
+    fn parse_object(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+        let fields = self.fields(spec, scope, preserve);
+        let element_type = match &spec.additional_properties {
+            Some(Additional::Schema(s)) => {
+                self.path.push("additionalProperties".to_owned());
+                let ty = self.make_ref(s, scope, preserve);
+                self.path.pop();
+                ty
+            }
+            other => plain_element_type(other, preserve, spec.properties.is_empty()),
+        };
+        self.map_type(fields, element_type, &spec.extensions, scope)
+    }
+
+    /// The fields of an object, in document order.
+    #[inline(never)]
+    fn fields(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Vec<StructField> {
         let mut fields = Vec::with_capacity(spec.properties.len());
         for (name, member) in &spec.properties {
-            let ty = self.at(&["properties", name], |c| {
-                c.make_ref(member, scope, preserve)
-            });
-            let mut field = StructField::new(name.clone(), ty);
-            if let Some(d) = &member.default {
-                field = field.with_default(d.clone());
-            }
-            fields.push(field);
+            let depth = self.path.len();
+            self.path.push("properties".to_owned());
+            self.path.push(name.clone());
+            let ty = self.make_ref(member, scope, preserve);
+            self.path.truncate(depth);
+            fields.push(field(name, ty, member));
         }
-        // Go iterates a map: the canonical order is by name.
-        fields.sort_by(|a, b| a.name().cmp(b.name()));
-        let element_type = match &spec.additional_properties {
-            None if preserve || spec.properties.is_empty() => TypeRef::named(UNTYPED_DEDUCED),
-            None => TypeRef::default(),
-            Some(Additional::Schema(s)) => self.at(&["additionalProperties"], |c| {
-                c.make_ref(s, scope, preserve)
-            }),
-            Some(Additional::Allows(true)) => TypeRef::named(UNTYPED_DEDUCED),
-            Some(Additional::Allows(false)) => TypeRef::default(),
-        };
-        let relationship = self
-            .map_relationship(&spec.extensions, scope)
-            .unwrap_or_default();
-        MapType::new()
-            .with_fields(fields)
-            .with_element_type(element_type)
-            .with_element_relationship(relationship)
+        fields
     }
 
-    fn parse_list(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> ListType {
+    /// The atom of an object's map type: its fields in the canonical order (Go iterates a
+    /// map: by name), its element type and its relationship.
+    #[inline(never)]
+    fn map_type(
+        &mut self,
+        mut fields: Vec<StructField>,
+        element_type: TypeRef,
+        ext: &Extensions,
+        scope: &str,
+    ) -> Atom {
+        fields.sort_by(|a, b| a.name().cmp(b.name()));
+        let relationship = self.map_relationship(ext, scope).unwrap_or_default();
+        Atom::map(
+            MapType::new()
+                .with_fields(fields)
+                .with_element_type(element_type)
+                .with_element_relationship(relationship),
+        )
+    }
+
+    /// The atom of a list: only a list.
+    fn parse_list(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+        // Go reads the relationship first: its problems come first.
         let (relationship, keys) = self.list_relationship(&spec.extensions, scope);
         let element_type = match &spec.items {
-            Some(Some(item)) => self.at(&["items"], |c| c.make_ref(item, scope, preserve)),
-            Some(None) => {
-                self.report(
-                    scope,
-                    "structural schema arrays must have exactly one member subtype".into(),
-                );
-                TypeRef::named(UNTYPED_DEDUCED)
+            Some(Some(item)) => {
+                self.path.push("items".to_owned());
+                let ty = self.make_ref(item, scope, preserve);
+                self.path.pop();
+                ty
             }
-            None => {
-                if !spec.ty.is_empty() {
-                    self.report(scope, "`items` must be specified on arrays".into());
-                }
-                TypeRef::named(UNTYPED_ATOMIC)
-            }
+            _ => self.plain_items(spec, scope),
         };
-        ListType::new(element_type)
-            .with_element_relationship(relationship)
-            .with_keys(keys)
+        list_type(element_type, relationship, keys)
+    }
+
+    /// The element type of a list whose `items` is not one schema.
+    #[inline(never)]
+    fn plain_items(&mut self, spec: &SpecSchema, scope: &str) -> TypeRef {
+        if spec.items.is_some() {
+            self.report(
+                scope,
+                "structural schema arrays must have exactly one member subtype".into(),
+            );
+            TypeRef::named(UNTYPED_DEDUCED)
+        } else {
+            if !spec.ty.is_empty() {
+                self.report(scope, "`items` must be specified on arrays".into());
+            }
+            TypeRef::named(UNTYPED_ATOMIC)
+        }
     }
 
     /// Go's `getListElementRelationship`: `x-kubernetes-list-type`, else the patch strategy,
     /// else atomic.
+    #[inline(never)]
     fn list_relationship(
         &mut self,
         ext: &Extensions,

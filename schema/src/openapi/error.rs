@@ -129,22 +129,22 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// A reading failure inside the crate, before it becomes an [`Error`].
+/// A reading failure inside the crate, before it becomes an [`Error`]: the pointer and the
+/// message, boxed so that a `Result` carrying it stays one word wider than its value (the
+/// reader recurses once per level of the document, and every `?` reserves room for the error).
 #[derive(Debug)]
-pub(crate) struct ReadError {
-    pointer: String,
-    message: String,
-}
+pub(crate) struct ReadError(Box<(String, String)>);
 
 impl ReadError {
     pub(crate) fn new(pointer: String, message: String) -> ReadError {
-        ReadError { pointer, message }
+        ReadError(Box::new((pointer, message)))
     }
 }
 
 impl From<ReadError> for Error {
     fn from(e: ReadError) -> Error {
-        Error::read(e.pointer, e.message)
+        let (pointer, message) = *e.0;
+        Error::read(pointer, message)
     }
 }
 

@@ -1,12 +1,20 @@
 //! A JSON tree as kube-openapi's JSON reader sees it: duplicate member names are refused (Go's
 //! `go-json-experiment` decoder refuses them anywhere in a document), numbers keep whether they
-//! were written as integers, and nesting is bounded by `serde_json`'s recursion limit (128).
+//! were written as integers, and maps and lists nest at most [`MAX_DEPTH`] levels, the limit of
+//! every smd reader (Go's JSON reader allows 10,000; the message says the limit is smd's).
 
 use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use smd_fieldpath::Value;
+use smd_fieldpath::{MAX_DEPTH, Value};
+
+/// The refusal of a document nested deeper than [`MAX_DEPTH`], in the YAML reader's words.
+fn too_deep() -> String {
+    format!(
+        "maps and lists nest deeper than {MAX_DEPTH} levels (smd's limit, not the API server's)"
+    )
+}
 
 /// A JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,21 +37,22 @@ impl Node {
     /// Reads one JSON document (trailing whitespace only).
     pub(crate) fn from_json(bytes: &[u8]) -> Result<Node, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let node = NodeSeed.deserialize(&mut de)?;
+        // serde_json's own limit (128) is lower than smd's: the seed counts instead.
+        de.disable_recursion_limit();
+        let node = NodeSeed { depth: 0 }.deserialize(&mut de)?;
         de.end()?;
         Ok(node)
     }
 
     /// Converts a value read from YAML, as `sigs.k8s.io/yaml` turns YAML into JSON for Go:
-    /// non-finite floats have no JSON form and are refused.
+    /// non-finite floats have no JSON form and are refused. `depth` is the number of maps and
+    /// lists around `v`.
     pub(crate) fn from_value(v: &Value, depth: usize) -> Result<Node, String> {
-        if depth > 128 {
-            return Err(
-                "maps and lists nest deeper than 128 levels (smd's limit for OpenAPI \
-                        documents, not the API server's)"
-                    .into(),
-            );
+        if depth > MAX_DEPTH {
+            return Err(too_deep());
         }
+        // Plain loops, no iterator adapters: this recursion runs once per level of the document
+        // and must keep a small frame in unoptimised builds too.
         Ok(match v {
             Value::Null => Node::Null,
             Value::Bool(b) => Node::Bool(*b),
@@ -51,17 +60,20 @@ impl Node {
             Value::Float(f) if f.is_finite() => Node::Float(*f),
             Value::Float(f) => return Err(format!("the number {f} has no JSON form")),
             Value::String(s) => Node::Str(s.clone()),
-            Value::List(items) => Node::Arr(
-                items
-                    .iter()
-                    .map(|i| Node::from_value(i, depth + 1))
-                    .collect::<Result<_, _>>()?,
-            ),
-            Value::Map(m) => Node::Obj(
-                m.iter()
-                    .map(|(k, v)| Ok((k.to_owned(), Node::from_value(v, depth + 1)?)))
-                    .collect::<Result<_, String>>()?,
-            ),
+            Value::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(Node::from_value(item, depth + 1)?);
+                }
+                Node::Arr(out)
+            }
+            Value::Map(m) => {
+                let mut out = Vec::with_capacity(m.len());
+                for (k, v) in m.iter() {
+                    out.push((k.to_owned(), Node::from_value(v, depth + 1)?));
+                }
+                Node::Obj(out)
+            }
         })
     }
 
@@ -77,37 +89,39 @@ impl Node {
         }
     }
 
-    /// The value Go's decoder makes of this node in an `interface{}`: every number a float64.
     /// The value as apimachinery's JSON decoding makes it: integers that fit an `i64` stay
     /// integers, every other number is a float64.
     pub(crate) fn to_go_value(&self) -> Value {
-        match self {
-            Node::Int(i) => Value::Int(*i),
-            Node::Arr(items) => Value::List(items.iter().map(Node::to_go_value).collect()),
-            Node::Obj(members) => {
-                let mut m = smd_fieldpath::Map::with_capacity(members.len());
-                for (k, v) in members {
-                    m.insert(k.clone(), v.to_go_value());
-                }
-                Value::Map(m)
-            }
-            other => other.to_value(),
-        }
+        self.convert(true)
     }
 
+    /// The value Go's decoder makes of this node in an `interface{}`: every number a float64.
     pub(crate) fn to_value(&self) -> Value {
+        self.convert(false)
+    }
+
+    /// A default may nest as deep as the document: plain loops keep this recursion's frame
+    /// small in unoptimised builds.
+    fn convert(&self, int: bool) -> Value {
         match self {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
+            Node::Int(i) if int => Value::Int(*i),
             Node::Int(i) => Value::Float(*i as f64),
             Node::UInt(u) => Value::Float(*u as f64),
             Node::Float(f) => Value::Float(*f),
             Node::Str(s) => Value::String(s.clone()),
-            Node::Arr(items) => Value::List(items.iter().map(Node::to_value).collect()),
+            Node::Arr(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(item.convert(int));
+                }
+                Value::List(out)
+            }
             Node::Obj(members) => {
                 let mut m = smd_fieldpath::Map::with_capacity(members.len());
                 for (k, v) in members {
-                    m.insert(k.clone(), v.to_value());
+                    m.insert(k.clone(), v.convert(int));
                 }
                 Value::Map(m)
             }
@@ -115,17 +129,32 @@ impl Node {
     }
 }
 
-struct NodeSeed;
+struct NodeSeed {
+    depth: usize,
+}
 
 impl<'de> DeserializeSeed<'de> for NodeSeed {
     type Value = Node;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-        d.deserialize_any(NodeVisitor)
+        d.deserialize_any(NodeVisitor { depth: self.depth })
     }
 }
 
-struct NodeVisitor;
+struct NodeVisitor {
+    depth: usize,
+}
+
+impl NodeVisitor {
+    /// The seed of the values inside a map or list at this depth.
+    fn inner<E: de::Error>(&self) -> Result<NodeSeed, E> {
+        let depth = self.depth + 1;
+        if depth > MAX_DEPTH {
+            return Err(E::custom(too_deep()));
+        }
+        Ok(NodeSeed { depth })
+    }
+}
 
 impl<'de> Visitor<'de> for NodeVisitor {
     type Value = Node;
@@ -164,7 +193,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(NodeSeed)? {
+        while let Some(item) = seq.next_element_seed(self.inner()?)? {
             items.push(item);
         }
         Ok(Node::Arr(items))
@@ -190,7 +219,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
                     "duplicate object member name {key:?}"
                 )));
             }
-            let value = map.next_value_seed(NodeSeed)?;
+            let value = map.next_value_seed(self.inner()?)?;
             members.push((key, value));
         }
         Ok(Node::Obj(members))

@@ -2,7 +2,7 @@
 //! reader: the parts `schemaconv` reads, and a check of every other part's JSON type (Go
 //! refuses a document whose `maxLength` is `1.5` or whose `allOf` is an object).
 
-use smd_fieldpath::Value;
+use smd_fieldpath::{MAX_DEPTH, Value};
 
 use super::error::ReadError;
 use super::node::Node;
@@ -55,6 +55,9 @@ pub(crate) struct Reader {
     /// Defaults keep integers as integers: a CRD's defaults reach schemaconv in memory,
     /// decoded by apimachinery's JSON (integers as int64), not through kube-openapi's reader.
     pub(crate) int_defaults: bool,
+    /// The schemas around the node at hand, at most [`MAX_DEPTH`]: a schema level is at least
+    /// one map of the document, so only a document built in memory can reach it.
+    depth: usize,
 }
 
 impl Reader {
@@ -62,6 +65,7 @@ impl Reader {
         Reader {
             path: Vec::new(),
             int_defaults: false,
+            depth: 0,
         }
     }
 
@@ -102,15 +106,17 @@ impl Reader {
             Node::Obj(members) => {
                 let mut out = Vec::with_capacity(members.len());
                 for (name, member) in members {
-                    let s = self.at(name, |r| {
-                        if !null_members && *member == Node::Null {
-                            return Err(r.error(
-                                "a null schema (Go's converter dereferences it and panics)",
-                            ));
-                        }
-                        r.schema(member)
-                    })?;
-                    out.push((name.clone(), s));
+                    self.path.push(name.clone());
+                    if !null_members && *member == Node::Null {
+                        return Err(
+                            self.error("a null schema (Go's converter dereferences it and panics)")
+                        );
+                    }
+                    out.push((name.clone(), SpecSchema::default()));
+                    if let Some((_, s)) = out.last_mut() {
+                        self.schema_into(member, s)?;
+                    }
+                    self.path.pop();
                 }
                 Ok(out)
             }
@@ -118,21 +124,78 @@ impl Reader {
         }
     }
 
-    /// A schema object; null is the empty schema.
-    pub(crate) fn schema(&mut self, node: &Node) -> Result<SpecSchema, ReadError> {
-        let members = match node {
-            Node::Null => return Ok(SpecSchema::default()),
-            Node::Obj(members) => members,
-            other => return Err(self.wrong(other, "a schema object")),
-        };
-        let mut s = SpecSchema::default();
-        for (key, value) in members {
-            self.at(key, |r| r.member(&mut s, key, value))?;
-        }
+    /// A schema, boxed.
+    fn boxed(&mut self, node: &Node) -> Result<Box<SpecSchema>, ReadError> {
+        let mut s = Box::default();
+        self.schema_into(node, &mut s)?;
         Ok(s)
     }
 
+    /// Reads a schema object into `s` (null leaves it empty).
+    ///
+    /// Schemas nest as deep as the document (up to the readers' `MAX_DEPTH`), so the functions
+    /// on the way down (this one, [`Reader::member`] and the readers of the parts holding
+    /// schemas) keep small frames, unoptimised builds included: schemas are filled in place or
+    /// boxed, never moved through the stack, and every part that holds no schema is read out of
+    /// line, in [`Reader::leaf`].
+    fn schema_into(&mut self, node: &Node, s: &mut SpecSchema) -> Result<(), ReadError> {
+        let members = match node {
+            Node::Null => return Ok(()),
+            Node::Obj(members) => members,
+            other => return Err(self.wrong(other, "a schema object")),
+        };
+        if self.depth >= MAX_DEPTH {
+            return Err(self.too_deep());
+        }
+        self.depth += 1;
+        for (key, value) in members {
+            self.path.push(key.clone());
+            self.member(s, key, value)?;
+            self.path.pop();
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn too_deep(&self) -> ReadError {
+        self.error(format!(
+            "schemas nest deeper than {} levels (smd's limit, not the API server's)",
+            MAX_DEPTH
+        ))
+    }
+
+    /// One member of a schema object; the path ends with its key.
     fn member(&mut self, s: &mut SpecSchema, key: &str, value: &Node) -> Result<(), ReadError> {
+        match key {
+            "items" => match value {
+                Node::Null => s.items = None,
+                Node::Obj(_) => s.items = Some(Some(self.boxed(value)?)),
+                Node::Arr(_) => {
+                    self.schema_list(value, &mut Vec::new())?;
+                    s.items = Some(None);
+                }
+                _ => s.items = Some(None),
+            },
+            "allOf" => {
+                s.all_of.clear();
+                self.schema_list(value, &mut s.all_of)?;
+            }
+            "oneOf" | "anyOf" => self.schema_list(value, &mut Vec::new())?,
+            "not" => drop(self.boxed(value)?),
+            "properties" => s.properties = self.schema_map(value, true)?,
+            "patternProperties" | "definitions" => drop(self.schema_map(value, true)?),
+            "additionalProperties" => s.additional_properties = self.schema_or_bool(value)?,
+            "additionalItems" => drop(self.schema_or_bool(value)?),
+            "dependencies" => self.dependencies(value)?,
+            _ => self.leaf(s, key, value)?,
+        }
+        Ok(())
+    }
+
+    /// A member that holds no schema.
+    #[inline(never)]
+    fn leaf(&mut self, s: &mut SpecSchema, key: &str, value: &Node) -> Result<(), ReadError> {
         match key {
             "$ref" => {
                 if let Node::Str(text) = value {
@@ -165,33 +228,6 @@ impl Reader {
                     }
                 })
             }
-            "items" => {
-                s.items = match value {
-                    Node::Null => None,
-                    Node::Obj(_) => Some(Some(Box::new(self.schema(value)?))),
-                    Node::Arr(_) => {
-                        self.schema_list(value)?;
-                        Some(None)
-                    }
-                    _ => Some(None),
-                }
-            }
-            "allOf" => s.all_of = self.schema_list(value)?,
-            "oneOf" | "anyOf" => {
-                self.schema_list(value)?;
-            }
-            "not" => {
-                self.schema(value)?;
-            }
-            "properties" => s.properties = self.schema_map(value, true)?,
-            "patternProperties" | "definitions" => {
-                self.schema_map(value, true)?;
-            }
-            "additionalProperties" => s.additional_properties = self.schema_or_bool(value)?,
-            "additionalItems" => {
-                self.schema_or_bool(value)?;
-            }
-            "dependencies" => self.dependencies(value)?,
             "id" | "description" | "title" | "pattern" | "discriminator" => {
                 self.string(value)?;
             }
@@ -274,15 +310,21 @@ impl Reader {
         }
     }
 
-    fn schema_list(&mut self, node: &Node) -> Result<Vec<SpecSchema>, ReadError> {
+    /// A list of schemas, appended to `out`.
+    fn schema_list(&mut self, node: &Node, out: &mut Vec<SpecSchema>) -> Result<(), ReadError> {
         match node {
-            Node::Null => Ok(Vec::new()),
+            Node::Null => Ok(()),
             Node::Arr(items) => {
-                let mut out = Vec::with_capacity(items.len());
+                out.reserve(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.at(&i.to_string(), |r| r.schema(item))?);
+                    self.path.push(i.to_string());
+                    out.push(SpecSchema::default());
+                    if let Some(s) = out.last_mut() {
+                        self.schema_into(item, s)?;
+                    }
+                    self.path.pop();
                 }
-                Ok(out)
+                Ok(())
             }
             other => Err(self.wrong(other, "an array of schemas")),
         }
@@ -292,7 +334,7 @@ impl Reader {
         match node {
             Node::Null => Ok(None),
             Node::Bool(b) => Ok(Some(Additional::Allows(*b))),
-            Node::Obj(_) => Ok(Some(Additional::Schema(Box::new(self.schema(node)?)))),
+            Node::Obj(_) => Ok(Some(Additional::Schema(self.boxed(node)?))),
             other => Err(self.wrong(other, "a schema object or a boolean")),
         }
     }
@@ -302,11 +344,13 @@ impl Reader {
             Node::Null => Ok(()),
             Node::Obj(members) => {
                 for (k, v) in members {
-                    self.at(k, |r| match v {
-                        Node::Obj(_) => r.schema(v).map(drop),
-                        Node::Arr(_) => r.strings(v),
-                        _ => Ok(()),
-                    })?;
+                    self.path.push(k.clone());
+                    match v {
+                        Node::Obj(_) => drop(self.boxed(v)?),
+                        Node::Arr(_) => self.strings(v)?,
+                        _ => {}
+                    }
+                    self.path.pop();
                 }
                 Ok(())
             }
