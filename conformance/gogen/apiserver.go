@@ -499,6 +499,7 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 		warnings     []string
 	}
 	var raws []raw
+	lastVersion := ""
 	for i, s := range cs.Steps {
 		path := strings.ReplaceAll(s.Path, "{namespace}", ns)
 		var body []byte
@@ -514,7 +515,9 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			if err != nil {
 				return nil, fmt.Errorf("steps[%d]: %v", i, err)
 			}
-			body = b
+			// A body may name the object's current resourceVersion (an update of a custom
+			// resource needs one): the latest the case has seen.
+			body = bytes.ReplaceAll(b, []byte(`"{resourceVersion}"`), []byte(strconv.Quote(lastVersion)))
 			norm.requested(s.Body)
 		}
 		query := url.Values{}
@@ -532,6 +535,7 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 		}
 		r := raw{status: resp.status, warnings: resp.warnings}
 		r.body = decodeResponse(resp.body)
+		lastVersion = resourceVersionOf(r.body, lastVersion)
 		if s.Stored {
 			get := storedPath(s.Method, path, r.body)
 			g, err := c.do("GET", get, "", "", nil)
@@ -540,6 +544,7 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			}
 			if g.status == 200 {
 				r.stored = decodeResponse(g.body)
+				lastVersion = resourceVersionOf(r.stored, lastVersion)
 			} else {
 				r.stored = jObject{"status": int64(g.status), "body": decodeResponse(g.body)}
 			}
@@ -576,6 +581,18 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 	}
 	// A namespace left behind holds nothing another case sees; deleting it would only cost time.
 	return jObject{"steps": steps}, nil
+}
+
+// resourceVersionOf is an object's metadata.resourceVersion, else old.
+func resourceVersionOf(v any, old string) string {
+	if m, ok := v.(jObject); ok {
+		if meta, ok := m["metadata"].(jObject); ok {
+			if rv, ok := meta["resourceVersion"].(string); ok && rv != "" {
+				return rv
+			}
+		}
+	}
+	return old
 }
 
 // storedPath is where the object a step wrote is read: the step's path without a subresource,
