@@ -615,36 +615,71 @@ func storedPath(method, path string, body any) string {
 	return path
 }
 
-// decodeResponse keeps a JSON answer as a tree with the server's numbers verbatim; anything
-// else as {"text": ...}.
+// decodeResponse keeps a JSON answer as a tree with the server's numbers verbatim and each
+// managedFields entry's fieldsV1 as the exact bytes the server sent (a string: its order and
+// spelling are part of the answer); anything else as {"text": ...}.
 func decodeResponse(data []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, err := decodeValue(dec)
+	if err != nil || dec.More() {
 		return jObject{"text": string(data)}
 	}
-	return verbatimTree(v)
-}
-
-func verbatimTree(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := jObject{}
-		for k, e := range t {
-			out[k] = verbatimTree(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = verbatimTree(e)
-		}
-		return out
-	case json.Number:
-		return jNumber(t.String())
+	if _, err := dec.Token(); err != io.EOF {
+		return jObject{"text": string(data)}
 	}
 	return v
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			out := jObject{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := k.(string)
+				if key == "fieldsV1" {
+					var raw json.RawMessage
+					if err := dec.Decode(&raw); err != nil {
+						return nil, err
+					}
+					out[key] = string(raw)
+					continue
+				}
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				out[key] = v
+			}
+			_, err := dec.Token()
+			return out, err
+		case '[':
+			out := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			_, err := dec.Token()
+			return out, err
+		}
+		return nil, fmt.Errorf("unexpected %v", t)
+	case json.Number:
+		return jNumber(t.String()), nil
+	}
+	return tok, nil
 }
 
 // normaliser maps what no server reproduces to placeholders, consistently within a case.
