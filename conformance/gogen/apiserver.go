@@ -503,6 +503,7 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 	for i, s := range cs.Steps {
 		path := strings.ReplaceAll(s.Path, "{namespace}", ns)
 		var body []byte
+		requestedName := ""
 		contentType := s.ContentType
 		if contentType == "" {
 			contentType = "application/json"
@@ -511,10 +512,11 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 		case s.BodyText != nil:
 			body = []byte(*s.BodyText)
 		case s.Body != nil:
-			b, _, err := jsonBody(s.Body)
+			b, name, err := jsonBody(s.Body)
 			if err != nil {
 				return nil, fmt.Errorf("steps[%d]: %v", i, err)
 			}
+			requestedName = name
 			// A body may name the object's current resourceVersion (an update of a custom
 			// resource needs one): the latest the case has seen.
 			body = bytes.ReplaceAll(b, []byte(`"{resourceVersion}"`), []byte(strconv.Quote(lastVersion)))
@@ -537,7 +539,10 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 		r.body = decodeResponse(resp.body)
 		lastVersion = resourceVersionOf(r.body, lastVersion)
 		if s.Stored {
-			get := storedPath(s.Method, path, r.body)
+			get, err := storedPath(s.Method, path, r.body, requestedName)
+			if err != nil {
+				return nil, fmt.Errorf("steps[%d]: %v", i, err)
+			}
 			g, err := c.do("GET", get, "", "", nil)
 			if err != nil {
 				return nil, fmt.Errorf("steps[%d]: GET %s: %v", i, get, err)
@@ -596,23 +601,29 @@ func resourceVersionOf(v any, old string) string {
 }
 
 // storedPath is where the object a step wrote is read: the step's path without a subresource,
-// or, for a create, the collection's path and the name the server gave.
-func storedPath(method, path string, body any) string {
+// or, for a create, the collection's path and the name the server gave (the request's name when
+// the server refused it).
+func storedPath(method, path string, body any, requested string) (string, error) {
 	if method == "POST" {
-		name := ""
-		if m, ok := body.(jObject); ok {
+		name := requested
+		if m, ok := body.(jObject); ok && m["kind"] != "Status" {
 			if meta, ok := m["metadata"].(jObject); ok {
-				name, _ = meta["name"].(string)
+				if n, ok := meta["name"].(string); ok {
+					name = n
+				}
 			}
 		}
-		return path + "/" + name
+		if name == "" {
+			return "", errors.New("stored: a create answered no object and named none")
+		}
+		return path + "/" + name, nil
 	}
 	for _, sub := range []string{"/status", "/scale"} {
 		if strings.HasSuffix(path, sub) {
-			return strings.TrimSuffix(path, sub)
+			return strings.TrimSuffix(path, sub), nil
 		}
 	}
-	return path
+	return path, nil
 }
 
 // decodeResponse keeps a JSON answer as a tree with the server's numbers verbatim and each

@@ -48,8 +48,15 @@ func TestStoredPath(t *testing.T) {
 		{"PUT", "/apis/apps/v1/namespaces/n/deployments/web/status", "/apis/apps/v1/namespaces/n/deployments/web"},
 		{"PUT", "/api/v1/namespaces/n/configmaps/web", "/api/v1/namespaces/n/configmaps/web"},
 	} {
-		if got := storedPath(c.method, c.path, created); got != c.want {
-			t.Errorf("storedPath(%s %s) = %s, want %s", c.method, c.path, got, c.want)
+		if got, err := storedPath(c.method, c.path, created, "web"); err != nil || got != c.want {
+			t.Errorf("storedPath(%s %s) = %s, %v; want %s", c.method, c.path, got, err, c.want)
 		}
+	}
+	refused := jObject{"kind": "Status", "metadata": jObject{}}
+	if got, err := storedPath("POST", "/api/v1/namespaces/n/configmaps", refused, "web"); err != nil || got != "/api/v1/namespaces/n/configmaps/web" {
+		t.Errorf("a refused create: %s, %v", got, err)
+	}
+	if _, err := storedPath("POST", "/api/v1/namespaces/n/configmaps", refused, ""); err == nil {
+		t.Error("a refused create without a name: no error")
 	}
 }
