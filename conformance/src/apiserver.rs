@@ -219,7 +219,6 @@ struct Target {
     plural: String,
     /// The object's path (no subresource); for a create, the collection's.
     path: String,
-    name: Option<String>,
     subresource: String,
 }
 
@@ -230,10 +229,9 @@ fn parse_path(path: &str) -> Result<Target, String> {
         ["apis", group, version, rest @ ..] => (*group, *version, rest),
         _ => return Err(format!("path {path}: not /api/... or /apis/...")),
     };
-    let (plural, name, subresource) = match rest {
-        ["namespaces", _, plural] => (*plural, None, ""),
-        ["namespaces", _, plural, name] => (*plural, Some(*name), ""),
-        ["namespaces", _, plural, name, sub] => (*plural, Some(*name), *sub),
+    let (plural, subresource) = match rest {
+        ["namespaces", _, plural] | ["namespaces", _, plural, _] => (*plural, ""),
+        ["namespaces", _, plural, _, sub] => (*plural, *sub),
         _ => return Err(format!("path {path}: not a namespaced resource")),
     };
     let object = match subresource {
@@ -248,7 +246,6 @@ fn parse_path(path: &str) -> Result<Target, String> {
         version: version.to_owned(),
         plural: plural.to_owned(),
         path: object,
-        name: name.map(str::to_owned),
         subresource: subresource.to_owned(),
     })
 }
@@ -378,8 +375,8 @@ impl CaseReplay<'_> {
                 // parent's are compared on the stored object.
                 let differs = compare_step(result.as_ref(), server, target.subresource == "scale");
                 if let (Ok((object, _)), None, false) = (&result, &differs, dry_run) {
-                    let key = match (&target.name, method) {
-                        (_, "POST") => format!("{}/{}", target.path, object_name(object)),
+                    let key = match method {
+                        "POST" => format!("{}/{}", target.path, object_name(object)),
                         _ => target.path.clone(),
                     };
                     self.store.insert(key, object.clone());
@@ -391,11 +388,11 @@ impl CaseReplay<'_> {
             }
         };
         if outcome != Outcome::Agree {
-            self.adopt_server_state(method, &target, server, dry_run)?;
+            self.adopt_server_state(method, &target, server, step, dry_run)?;
         } else if let Some(expected) = server.get("stored") {
             // The stored object (smd's store) must show the server's entries too.
             let key = match method {
-                "POST" => format!("{}/{}", target.path, object_name_json(&server["body"])),
+                "POST" => format!("{}/{}", target.path, created_name(server, step)),
                 _ => target.path.clone(),
             };
             let ours = self.store.get(&key);
@@ -412,7 +409,7 @@ impl CaseReplay<'_> {
                     ours.map_or(Ok("none".to_owned()), |o| entries_of(o)
                         .map(|e| e.join("; ")))?
                 );
-                self.adopt_server_state(method, &target, server, dry_run)?;
+                self.adopt_server_state(method, &target, server, step, dry_run)?;
                 return Ok(Outcome::Differs(d));
             }
         }
@@ -446,10 +443,11 @@ impl CaseReplay<'_> {
         method: &str,
         target: &Target,
         server: &Json,
+        step: &Json,
         dry_run: bool,
     ) -> Result<(), String> {
         let key = match method {
-            "POST" => format!("{}/{}", target.path, object_name_json(&server["body"])),
+            "POST" => format!("{}/{}", target.path, created_name(server, step)),
             _ => target.path.clone(),
         };
         match server.get("stored") {
@@ -489,11 +487,16 @@ fn object_name(object: &Value) -> String {
         .to_owned()
 }
 
-fn object_name_json(object: &Json) -> String {
-    object["metadata"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+/// The name of the object a POST step made: the server's answer's, else the request's (as
+/// gogen reads the stored object of a refused create).
+fn created_name(server: &Json, step: &Json) -> String {
+    let answered = &server["body"];
+    let name = if answered["kind"] == "Status" {
+        &step["body"]["metadata"]["name"]
+    } else {
+        &answered["metadata"]["name"]
+    };
+    name.as_str().unwrap_or_default().to_owned()
 }
 
 fn to_value(json: &Json) -> Result<Value, String> {
