@@ -70,6 +70,9 @@ type apiserverStep struct {
 	Stored      bool           `yaml:"stored"`
 }
 
+// The projected token volume admission adds to a Pod: kube-api-access-<5 random characters>.
+var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
+
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 type apiClient struct {
@@ -836,6 +839,11 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 			}
 		case "creationTimestamp", "deletionTimestamp":
 			return clock.label(t)
+		}
+		if m := serviceAccountVolume.FindStringSubmatch(t); m != nil {
+			// The ServiceAccount admission plugin names the token volume it adds with a
+			// random suffix, as generateName does.
+			return m[1] + placeholder(n.generated, "generated", t), nil
 		}
 		if group, ok := allocatedKeys[key]; ok && !n.explicit[t] && t != "None" && t != "" {
 			return placeholder(n.allocatedMap(group), group, t), nil

@@ -18,7 +18,7 @@ func TestNormaliser(t *testing.T) {
 		`{"manager":"a","time":"` + at(103) + `","fieldsV1":{"k:{\"port\":80}":{},"f:b":{}}},` +
 		`{"manager":"b","time":"` + at(99) + `"}]},` +
 		`"spec":{"clusterIP":"10.96.0.7","clusterIPs":["10.96.0.7"],"ports":[{"nodePort":31234},{"nodePort":30080}]},` +
-		`"message":"uid u-1 is taken"}`))
+		`"message":"uid u-1 is taken","volumes":[{"name":"kube-api-access-5rq86"}]}`))
 	got, err := n.normalise(body, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestNormaliser(t *testing.T) {
 		`"managedFields":[{"fieldsV1":"{\"k:{\\\"port\\\":80}\":{},\"f:b\":{}}","manager":"a","time":"<step 2>"},` +
 		`{"manager":"b","time":"<before step 1>"}],"name":"web-<generated 1>","resourceVersion":"<resourceVersion 1>",` +
 		`"uid":"<uid 1>"},"spec":{"clusterIP":"<clusterIP 1>","clusterIPs":["<clusterIP 1>"],` +
-		`"ports":[{"nodePort":"<nodePort 1>"},{"nodePort":30080}]}}`
+		`"ports":[{"nodePort":"<nodePort 1>"},{"nodePort":30080}]},"volumes":[{"name":"kube-api-access-<generated 2>"}]}`
 	if string(text) != want {
 		t.Errorf("normalised\n got %s\nwant %s", text, want)
 	}

@@ -99,6 +99,10 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     // internalTrafficPolicy) from the zero Service.
     ("service.yaml", "svc-create-cluster-ip", 1, Defaulting),
     ("service.yaml", "svc-generate-name", 1, Defaulting),
+    // The created Pod is defaulted (the container's imagePullPolicy, terminationMessagePath,
+    // ..., dnsPolicy, restartPolicy, ...); what admission adds after the field manager (the
+    // token volume, serviceAccountName, tolerations) is in no entry.
+    ("pod.yaml", "pod-create", 1, Defaulting),
     // Two ports without names.
     ("service.yaml", "svc-ports-need-names", 2, Validation),
     (
@@ -253,6 +257,7 @@ fn parse_path(path: &str) -> Result<Target, String> {
 /// The built-in resources the scenarios use, by group and plural.
 const BUILT_IN: &[(&str, &str, &str)] = &[
     ("", "configmaps", "ConfigMap"),
+    ("", "pods", "Pod"),
     ("", "services", "Service"),
     ("apps", "deployments", "Deployment"),
 ];
