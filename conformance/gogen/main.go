@@ -5,6 +5,7 @@
 //	gogen generate [--scenarios DIR] [--goldens DIR] [--replays N]
 //	gogen serve [--replays N]
 //	gogen examples [--in DIR] [--out DIR] [--replays N]
+//	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -29,6 +30,10 @@ const usage = `usage:
   gogen embed [--out DIR]
       write the Kubernetes v1.37 built-in schema smd embeds
       (default ../../schema/src/kubernetes, relative to the gogen module directory)
+  gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
+      replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
+      SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
+      (defaults: ../apiserver/scenarios and ../apiserver/goldens; see conformance/apiserver/regen)
 `
 
 func main() {
@@ -45,6 +50,8 @@ func main() {
 		os.Exit(runExamples(os.Args[2:]))
 	case "embed":
 		os.Exit(runEmbed(os.Args[2:]))
+	case "apiserver":
+		os.Exit(runAPIServer(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -6,6 +6,7 @@
 //! JSON lines. `run_case` computes smd's result in the golden's shape; `compare` checks it
 //! against Go's under the rules of `conformance/README.md`.
 
+pub mod apiserver;
 mod canonical;
 mod compare;
 mod crd_ops;
