@@ -5,12 +5,14 @@
 //!   remove and extract, reconcile;
 //! * [`merge`]: the Updater: apply and update per manager, with conflicts;
 //! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
-//!   manager identity and times, the cap of Update managers, reset fields, scale.
+//!   manager identity and times, the cap of Update managers, reset fields, scale;
+//! * [`builtin`]: built-in objects as the API server decodes and defaults them.
 
 #![deny(missing_docs)]
 
 pub use smd_fieldpath as fieldpath;
 
+pub mod builtin;
 pub mod managedfields;
 pub mod merge;
 pub mod typed;
