@@ -156,6 +156,20 @@ impl ApiServer {
         path
     }
 
+    /// The key of the object a URL path names (its subresource, if any, ignored); `None` when
+    /// the path names no object of a served resource.
+    pub fn key_of(&self, path: &str) -> Option<ObjectKey> {
+        let target = routes::parse(path, |g, v, p| self.resource(g, v, p).map(|r| r.namespaced))?;
+        (!target.name.is_empty()).then(|| {
+            ObjectKey::new(
+                &target.group,
+                &target.plural,
+                &target.namespace,
+                &target.name,
+            )
+        })
+    }
+
     /// The stored object at `key`.
     pub fn object(&self, key: &ObjectKey) -> Option<&Value> {
         self.store.get(key)
