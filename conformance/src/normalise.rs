@@ -199,7 +199,34 @@ impl Normaliser {
         for (uid, p) in &self.uids {
             out = out.replace(uid.as_str(), p);
         }
+        if key == "message" {
+            out = self.versions_in(&out);
+        }
         Ok(out)
+    }
+
+    /// A refusal's message with each whole number that is a resourceVersion already numbered
+    /// (a delete precondition's `in record (316)`) made its placeholder.
+    fn versions_in(&self, s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        let mut run = String::new();
+        let flush = |run: &mut String, out: &mut String| {
+            match self.versions.get(run.as_str()) {
+                Some(p) => out.push_str(p),
+                None => out.push_str(run),
+            }
+            run.clear();
+        };
+        for c in s.chars() {
+            if c.is_ascii_digit() {
+                run.push(c);
+            } else {
+                flush(&mut run, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut run, &mut out);
+        out
     }
 }
 

@@ -16,6 +16,9 @@ pub const JSON_PATCH: &str = "application/json-patch+json";
 /// The content type of a strategic merge patch (built-in kinds only).
 pub const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
 
+/// Every patch content type the API server knows.
+pub const PATCH_TYPES: &[&str] = &[JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
+
 /// One request to the API server: what a client puts on the wire.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {

@@ -48,7 +48,7 @@ mod status;
 mod store;
 
 pub use http::{
-    APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, Request, Response,
+    APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, PATCH_TYPES, Request, Response,
     STRATEGIC_MERGE_PATCH,
 };
 pub use routes::Resource;

@@ -340,6 +340,7 @@ impl ApiServer {
         if let Some(refusal) = check_kind(&body, &call.resource) {
             return refusal;
         }
+        set_kind(&mut body, &call.resource);
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
@@ -407,6 +408,7 @@ impl ApiServer {
         if let Some(refusal) = check_kind(&body, &call.resource) {
             return refusal;
         }
+        set_kind(&mut body, &call.resource);
         if let Some(refusal) = check_name(&body, &call.target) {
             return refusal;
         }
@@ -551,6 +553,16 @@ impl ApiServer {
     fn patch(&mut self, call: Call<'_>) -> Response {
         let content_type = content_type(call.request);
         if !call.resource.patch_types().contains(&content_type) {
+            // A built-in resource's handler does not know the type at all; a custom
+            // resource's lists what it takes.
+            if !call.resource.custom && !super::http::PATCH_TYPES.contains(&content_type) {
+                return status::failure(
+                    415,
+                    "UnsupportedMediaType",
+                    "415: Unsupported Media Type",
+                    Some(&Details::default()),
+                );
+            }
             return status::unsupported_media_type(&call.resource.patch_types());
         }
         let manager = manager_of(call.request);
@@ -885,6 +897,22 @@ fn check_kind(body: &Value, resource: &Resource) -> Option<Response> {
         )
     };
     Some(status::bad_request(&message))
+}
+
+/// A body without apiVersion and kind is decoded as the resource's kind, and says so.
+fn set_kind(body: &mut Value, resource: &Resource) {
+    let gvk = resource.gvk();
+    if nested_str(body, &["apiVersion"]).is_empty() {
+        let version = if gvk.group.is_empty() {
+            gvk.version.clone()
+        } else {
+            format!("{}/{}", gvk.group, gvk.version)
+        };
+        set(body, &["apiVersion"], Value::from(version));
+    }
+    if nested_str(body, &["kind"]).is_empty() {
+        set(body, &["kind"], Value::from(gvk.kind.as_str()));
+    }
 }
 
 /// The body's name against the URL's (an update, a patched object).

@@ -31,12 +31,28 @@ impl ObjectKey {
 }
 
 /// The stored objects and the counters the storage keeps.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(super) struct Store {
     objects: BTreeMap<ObjectKey, Value>,
     revision: u64,
     uids: u64,
     names: u64,
+}
+
+/// The revision a new store starts after. A cluster's storage has seen many writes before a
+/// client's first (a fresh kube-apiserver's are in the hundreds), so a small resourceVersion
+/// a client makes up is stale, as it is on a real server.
+pub(super) const FIRST_REVISION: u64 = 1000;
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            objects: BTreeMap::new(),
+            revision: FIRST_REVISION,
+            uids: 0,
+            names: 0,
+        }
+    }
 }
 
 /// The characters of a `generateName` suffix (`apiserver/pkg/storage/names`: no vowels, no
