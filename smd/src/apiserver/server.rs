@@ -551,9 +551,17 @@ impl ApiServer {
     }
 
     fn apply(&mut self, call: Call<'_>) -> Response {
+        // JSON is YAML: a JSON body is read by the JSON reader, as the server's YAML-to-JSON
+        // step leaves it as it is.
         let parsed = match call.parsed {
             Some(v) => Ok(v.clone()),
-            None => smd_fieldpath::yaml::from_slice(&call.request.body),
+            None => match std::str::from_utf8(&call.request.body)
+                .ok()
+                .and_then(|text| Value::from_json(text).ok())
+            {
+                Some(v) => Ok(v),
+                None => smd_fieldpath::yaml::from_slice(&call.request.body),
+            },
         };
         let patch = match parsed {
             Ok(mut v) => {
