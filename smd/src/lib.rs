@@ -6,7 +6,8 @@
 //! * [`merge`]: the Updater: apply and update per manager, with conflicts;
 //! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
 //!   manager identity and times, the cap of Update managers, reset fields, scale;
-//! * [`builtin`]: built-in objects as the API server decodes and defaults them.
+//! * [`builtin`]: built-in objects as the API server decodes and defaults them;
+//! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch.
 
 #![deny(missing_docs)]
 
@@ -15,4 +16,5 @@ pub use smd_fieldpath as fieldpath;
 pub mod builtin;
 pub mod managedfields;
 pub mod merge;
+pub mod patch;
 pub mod typed;
