@@ -60,9 +60,8 @@ use Category::{Defaulting, Patch, Validation};
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
 /// counted from 1, category). The test checks that each still differs.
 pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
-    // A JSON merge patch: smd routes it and answers 500 until smd::patch lands.
-    ("configmap.yaml", "cm-merge-patch", 2, Patch),
-    ("deployment.yaml", "deploy-merge-patch", 2, Patch),
+    // A strategic merge patch: smd routes it and answers 500 until smd::patch has it.
+    ("requests.yaml", "req-patches", 6, Patch),
     // fieldValidation=Strict refuses a field the Go type lacks; smd's decoding (the identity
     // until item 4 lands) names no unknown field, so the create succeeds.
     ("configmap.yaml", "cm-strict-unknown-field", 2, Defaulting),

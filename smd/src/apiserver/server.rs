@@ -670,9 +670,8 @@ impl ApiServer {
         };
         let patched = match patch::apply(content_type, &original, &call.request.body) {
             Ok(p) => p,
-            Err(PatchFailure::BadRequest(m)) => return status::bad_request(&m),
-            Err(PatchFailure::Invalid(m)) => {
-                return status::failure(422, "Invalid", &m, Some(&Details::default()));
+            Err(PatchFailure::Refused { code, message }) => {
+                return status::patch_refused(code, &message);
             }
             Err(PatchFailure::Unsupported(m)) => return status::failure(500, "", &m, None),
         };
