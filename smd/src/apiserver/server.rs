@@ -337,30 +337,9 @@ impl ApiServer {
         if parsed.is_none() && request.body.len() > MAX_REQUEST_BODY_BYTES {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
-        let options = match verb {
-            "create" => "CreateOptions",
-            "update" => "UpdateOptions",
-            "patch" => "PatchOptions",
-            _ => "DeleteOptions",
-        };
         let dry_run = request.query_values("dryRun");
-        if let Some(bad) = dry_run.iter().find(|v| **v != "All") {
-            let _ = bad;
-            let values: Vec<String> = dry_run.iter().map(|v| status::quote(v)).collect();
-            let message = format!(
-                "Unsupported value: [{}]: supported values: \"All\"",
-                values.join(",")
-            );
-            return status::invalid(
-                "meta.k8s.io",
-                options,
-                "",
-                vec![Cause {
-                    kind: "FieldValueNotSupported".into(),
-                    message,
-                    field: "dryRun".into(),
-                }],
-            );
+        if let Some(refusal) = check_options(request, verb, &dry_run) {
+            return refusal;
         }
         let key = ObjectKey::new(
             &target.group,
@@ -564,11 +543,13 @@ impl ApiServer {
             },
         };
         let patch = match parsed {
+            // An empty body is `null`, which decodes as an object of no kind.
+            Ok(Value::Null) => Value::Map(Map::new()),
             Ok(mut v) => {
                 crate::managedfields::normalize_numbers(&mut v);
                 v
             }
-            Err(e) => return status::bad_request(&format!("error decoding YAML: {e}")),
+            Err(e) => return status::bad_request(&format!("error encoding patch: {e}")),
         };
         let manager = call.request.query_value("fieldManager").to_owned();
         let force = call.request.query_value("force") == "true";
@@ -994,6 +975,53 @@ fn check_kind(body: &Value, resource: &Resource) -> Option<Response> {
         )
     };
     Some(status::bad_request(&message))
+}
+
+/// The options the server validates before anything else (`ValidateCreateOptions` and its
+/// siblings): `dryRun` values, `fieldValidation`, `force` on a patch that is not an apply;
+/// one 422 with a cause per problem.
+fn check_options(request: &Request, verb: &str, dry_run: &[&str]) -> Option<Response> {
+    let options = match verb {
+        "create" => "CreateOptions",
+        "update" => "UpdateOptions",
+        "patch" => "PatchOptions",
+        "delete" => "DeleteOptions",
+        _ => return None,
+    };
+    let mut causes = Vec::new();
+    if dry_run.iter().any(|v| *v != "All") {
+        let values: Vec<String> = dry_run.iter().map(|v| status::quote(v)).collect();
+        causes.push(Cause {
+            kind: "FieldValueNotSupported".into(),
+            message: format!(
+                "Unsupported value: [{}]: supported values: \"All\"",
+                values.join(",")
+            ),
+            field: "dryRun".into(),
+        });
+    }
+    let validation = request.query_value("fieldValidation");
+    if verb != "delete" && !matches!(validation, "" | "Ignore" | "Strict" | "Warn") {
+        causes.push(Cause {
+            kind: "FieldValueNotSupported".into(),
+            message: format!(
+                "Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+                status::quote(validation)
+            ),
+            field: "fieldValidation".into(),
+        });
+    }
+    if verb == "patch"
+        && content_type(request) != APPLY_PATCH
+        && !request.query_value("force").is_empty()
+    {
+        causes.push(Cause {
+            kind: "FieldValueForbidden".into(),
+            message: "Forbidden: may not be specified for non-apply patch".into(),
+            field: "force".into(),
+        });
+    }
+    (!causes.is_empty()).then(|| status::invalid("meta.k8s.io", options, "", causes))
 }
 
 /// A body without apiVersion and kind is decoded as the resource's kind, and says so.
