@@ -126,8 +126,14 @@ func strategicPatch(where string, gvk schema.GroupVersionKind, original, patch [
 		return nil, genErrorf("%s: original: %v", where, err)
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(patch, &patchMap); err != nil {
-		return nil, genErrorf("%s: patch: %v", where, err)
+		// strategicPatchObject: errors.NewBadRequest(err.Error())
+		return patchFailure(err, http.StatusBadRequest)
 	}
+	// The server's current object comes from ToUnstructured, whose lists have the typed
+	// object's capacity; strategicpatch appends to them in place, which changes its result
+	// only when such a list holds duplicates. Lists without spare room keep the oracle
+	// deterministic (smd assumes the same).
+	originalMap = exactCopy(originalMap).(map[string]any)
 	obj, err := scheme.Scheme.New(gvk)
 	if err != nil {
 		return nil, genErrorf("%s: %v", where, err)
@@ -147,7 +153,7 @@ func strategicPatch(where string, gvk schema.GroupVersionKind, original, patch [
 		}
 		return patchFailure(err, http.StatusInternalServerError)
 	}
-	v, err := canonicalValue(out)
+	v, err := canonicalValue(plainMaps(out))
 	if err != nil {
 		return nil, err
 	}
@@ -203,4 +209,45 @@ func canonicalJSONNumbers(v any) (any, error) {
 		return out, nil
 	}
 	return canonicalValue(v)
+}
+
+// exactCopy copies a decoded JSON tree with every list's capacity equal to its length.
+func exactCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = exactCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = exactCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// plainMaps turns strategicpatch's JSONMap (a named map type, which it leaves inside results)
+// into plain maps, at every level.
+func plainMaps(v any) any {
+	switch t := v.(type) {
+	case strategicpatch.JSONMap:
+		return plainMaps(map[string]any(t))
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = plainMaps(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = plainMaps(e)
+		}
+		return out
+	}
+	return v
 }

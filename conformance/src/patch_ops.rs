@@ -14,6 +14,10 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
     let result = match op {
         "merge" => smd::patch::merge(&original, &patch),
         "json" => smd::patch::json(&original, &patch),
+        "strategic" => {
+            let meta = builtin_meta(inputs::field(case, "gvk")?)?;
+            smd::patch::strategic(&original, &patch, &meta)
+        }
         _ => {
             return Err(Failure::Malformed(Malformed(format!(
                 "unknown patch op {op:?}"
@@ -35,4 +39,18 @@ pub(crate) fn outcome(result: Result<Value, PatchError>) -> Json {
         Ok(value) => json!({ "result": canonical::value(&value) }),
         Err(e) => json!({ "error": { "stable": e.to_string() }, "status": e.status() }),
     }
+}
+
+/// The patch metadata of a built-in kind's Go type, from the table `gogen gotypes` wrote.
+fn builtin_meta(gvk: &Json) -> Result<smd::patch::GoTypeMeta, Failure> {
+    let api_version = inputs::str_field(gvk, "apiVersion")?;
+    let kind = inputs::str_field(gvk, "kind")?;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    smd::patch::GoTypes::builtin()
+        .and_then(|table| table.kind(group, version, kind))
+        .ok_or_else(|| {
+            Failure::Malformed(Malformed(format!(
+                "{api_version} {kind} is not in the built-in Go types table"
+            )))
+        })
 }

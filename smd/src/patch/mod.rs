@@ -6,9 +6,9 @@
 //! * [`json`]: JSON patch (RFC 6902, `application/json-patch+json`), as that module's
 //!   `DecodePatch` and `Apply` do it with the server's settings (negative indices, copies limited
 //!   to 3 MiB in all, at most 10,000 operations);
-//! * strategic merge patch (`application/strategic-merge-patch+json`), as
+//! * [`strategic`]: strategic merge patch (`application/strategic-merge-patch+json`), as
 //!   `k8s.io/apimachinery/pkg/util/strategicpatch` does it with the patch metadata of the Go
-//!   types, is to come.
+//!   types ([`PatchMeta`]; for the built-in kinds, [`GoTypes`]).
 //!
 //! Each takes the current object and the patch body as values and returns the patched object.
 //! Decoding the result into the Go type (and the errors that may bring) is the caller's step, as
@@ -27,6 +27,18 @@
 //! assert_eq!(err.to_string(), "error in remove for path: '/metadata/labels/z': \
 //!     Unable to remove nonexistent key: z: missing value");
 //! assert_eq!(err.status(), 422);
+//!
+//! // A Pod's containers merge by name (`patchMergeKey:"name"`).
+//! let pod = Value::from_json(r#"{"spec": {"containers": [{"name": "a", "image": "a:1"}]}}"#)?;
+//! let patch = Value::from_json(r#"{"spec": {"containers": [{"name": "b", "image": "b:1"}]}}"#)?;
+//! let meta = smd::patch::GoTypes::builtin()
+//!     .and_then(|types| types.kind("", "v1", "Pod"))
+//!     .ok_or("no Pod in the table")?;
+//! let merged = smd::patch::strategic(&pod, &patch, &meta)?;
+//! let names: Vec<_> = merged.as_map().and_then(|m| m.get("spec")).and_then(|s| s.as_map())
+//!     .and_then(|s| s.get("containers")).and_then(|c| c.as_list()).unwrap()
+//!     .iter().map(|c| c.as_map().unwrap().get("name").unwrap().as_str().unwrap()).collect();
+//! assert_eq!(names, ["b", "a"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -34,8 +46,10 @@ mod error;
 mod json_patch;
 mod merge_patch;
 mod node;
+mod strategic;
 mod strconv;
 
 pub use error::PatchError;
 pub use json_patch::{MAX_COPY_BYTES, MAX_OPERATIONS, json};
 pub use merge_patch::merge;
+pub use strategic::{FieldMeta, GoTypeMeta, GoTypes, PatchMeta, strategic};
