@@ -30,6 +30,7 @@ var kinds = map[string]decoder{
 	"crd":          decodeCRDOp,
 	"typed":        decodeTypedOp,
 	"fieldmanager": decodeFieldManagerOp,
+	"roundtrip":    decodeRoundTripOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a

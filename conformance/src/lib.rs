@@ -15,6 +15,7 @@ mod fieldmanager_ops;
 mod fieldset;
 mod inputs;
 pub mod openapi_ops;
+mod roundtrip_ops;
 mod scenario;
 mod schema_ops;
 mod typed_ops;
@@ -51,6 +52,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "typed" => typed_ops::run(op, case),
         "updater" => updater_ops::run(op, case),
         "fieldmanager" => fieldmanager_ops::run(op, case),
+        "roundtrip" => roundtrip_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {
