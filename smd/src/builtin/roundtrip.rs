@@ -23,7 +23,7 @@ pub(crate) struct Walk<'a> {
     /// `sigs.k8s.io/json`'s strict field stack: `spec.containers[0].name`.
     path: String,
     /// `encoding/json`'s error context: the struct being decoded and the field names.
-    context_struct: Option<String>,
+    context_struct: Option<&'a str>,
     context_fields: Vec<String>,
 }
 
@@ -118,6 +118,10 @@ impl<'a> Walk<'a> {
     }
 
     /// Decodes `v` into a value of `shape` (Go type text `go_type`).
+    ///
+    /// The recursion runs through `decode`, `named`, `object`, `slice` and `map`, which keep
+    /// small frames (everything else is out of line): a body nested to the readers' limit
+    /// decodes on a 2 MiB stack in an unoptimised build.
     pub(crate) fn decode(
         &mut self,
         v: &Value,
@@ -126,7 +130,7 @@ impl<'a> Walk<'a> {
         depth: usize,
     ) -> GoVal {
         if depth > MAX_DEPTH {
-            self.save_error("json: exceeded max depth".to_owned());
+            self.too_deep();
             return GoVal::Nil;
         }
         match shape {
@@ -137,137 +141,165 @@ impl<'a> Walk<'a> {
                 let elem = go_type.strip_prefix('*').unwrap_or(go_type);
                 GoVal::Ptr(Box::new(self.decode(v, inner, elem, depth + 1)))
             }
-            Shape::Interface => {
-                if v.is_null() {
-                    GoVal::Nil
-                } else {
-                    GoVal::Any(v.clone())
-                }
-            }
-            Shape::Slice(inner) => match v {
-                Value::Null => GoVal::Nil,
-                Value::List(items) => {
-                    let elem = go_type.strip_prefix("[]").unwrap_or(go_type);
-                    let mut out = Vec::with_capacity(items.len());
-                    let base = self.path.len();
-                    for (i, item) in items.iter().enumerate() {
-                        self.path.push_str(&format!("[{i}]"));
-                        out.push(self.decode(item, inner, elem, depth + 1));
-                        self.path.truncate(base);
-                    }
-                    GoVal::Slice(out)
-                }
-                other => {
-                    self.type_error(json_kind(other), go_type);
-                    GoVal::Nil
-                }
-            },
-            Shape::Bytes => match v {
-                Value::Null => GoVal::Nil,
-                Value::String(s) => match base64_decode(s) {
-                    Ok(b) => GoVal::Bytes(b),
-                    Err(at) => {
-                        self.save_error(format!("illegal base64 data at input byte {at}"));
-                        GoVal::Nil
-                    }
-                },
-                Value::List(items) => {
-                    let mut out = Vec::with_capacity(items.len());
-                    let base = self.path.len();
-                    for (i, item) in items.iter().enumerate() {
-                        self.path.push_str(&format!("[{i}]"));
-                        match self.decode(item, &Shape::Scalar(Scalar::Uint(8)), "uint8", depth + 1)
-                        {
-                            GoVal::Uint(b) => out.push(u8::try_from(b).unwrap_or(0)),
-                            _ => out.push(0),
-                        }
-                        self.path.truncate(base);
-                    }
-                    GoVal::Bytes(out)
-                }
-                other => {
-                    self.type_error(json_kind(other), go_type);
-                    GoVal::Nil
-                }
-            },
-            Shape::Map(inner) => match v {
-                Value::Null => GoVal::Nil,
-                Value::Map(m) => {
-                    let elem = map_elem(go_type);
-                    let mut out: Vec<(String, GoVal)> = Vec::with_capacity(m.len());
-                    let base = self.path.len();
-                    for (k, item) in m.iter() {
-                        if !self.path.is_empty() {
-                            self.path.push('.');
-                        }
-                        self.path.push_str(k);
-                        let decoded = self.decode(item, inner, elem, depth + 1);
-                        self.path.truncate(base);
-                        out.push((k.to_owned(), decoded));
-                    }
-                    GoVal::Map(out)
-                }
-                other => {
-                    self.type_error(json_kind(other), go_type);
-                    GoVal::Nil
-                }
-            },
+            Shape::Interface => any(v),
+            Shape::Slice(inner) => self.slice(v, inner, go_type, depth),
+            Shape::Bytes => self.bytes(v, go_type),
+            Shape::Map(inner) => self.map(v, inner, go_type, depth),
             Shape::Scalar(s) => self.scalar(v, *s, go_type),
-            Shape::Named(i) => {
-                let Some(t) = self.types.get(*i) else {
-                    self.save_error(format!("smd: no Go type {i}"));
-                    return GoVal::Nil;
-                };
-                match &t.def {
-                    TypeDef::Custom(c) => GoVal::Custom(self.custom(v, *c)),
-                    TypeDef::Struct(_) => match v {
-                        Value::Null => GoVal::Struct(*i, vec![None; t.flat.len()]),
-                        Value::Map(m) => self.object(*i, t, m, depth),
-                        other => {
-                            self.type_error(json_kind(other), go_type);
-                            GoVal::Struct(*i, vec![None; t.flat.len()])
-                        }
-                    },
+            Shape::Named(i) => self.named(v, *i, go_type, depth),
+        }
+    }
+
+    #[inline(never)]
+    fn too_deep(&mut self) {
+        self.save_error("json: exceeded max depth".to_owned());
+    }
+
+    #[inline(never)]
+    fn mismatch(&mut self, v: &Value, go_type: &str) -> GoVal {
+        self.type_error(json_kind(v), go_type);
+        GoVal::Nil
+    }
+
+    #[inline(never)]
+    fn push_index(&mut self, i: usize) {
+        use std::fmt::Write as _;
+        let _ = write!(self.path, "[{i}]");
+    }
+
+    #[inline(never)]
+    fn push_key(&mut self, key: &str) {
+        if !self.path.is_empty() {
+            self.path.push('.');
+        }
+        self.path.push_str(key);
+    }
+
+    fn slice(&mut self, v: &Value, inner: &Shape, go_type: &str, depth: usize) -> GoVal {
+        let Value::List(items) = v else {
+            return if v.is_null() {
+                GoVal::Nil
+            } else {
+                self.mismatch(v, go_type)
+            };
+        };
+        let elem = go_type.strip_prefix("[]").unwrap_or(go_type);
+        let mut out = Vec::with_capacity(items.len());
+        let base = self.path.len();
+        for (i, item) in items.iter().enumerate() {
+            self.push_index(i);
+            out.push(self.decode(item, inner, elem, depth + 1));
+            self.path.truncate(base);
+        }
+        GoVal::Slice(out)
+    }
+
+    #[inline(never)]
+    fn bytes(&mut self, v: &Value, go_type: &str) -> GoVal {
+        match v {
+            Value::Null => GoVal::Nil,
+            Value::String(s) => match base64_decode(s) {
+                Ok(b) => GoVal::Bytes(b),
+                Err(at) => {
+                    self.save_error(format!("illegal base64 data at input byte {at}"));
+                    GoVal::Nil
                 }
+            },
+            Value::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                let base = self.path.len();
+                for (i, item) in items.iter().enumerate() {
+                    self.push_index(i);
+                    match self.scalar(item, Scalar::Uint(8), "uint8") {
+                        GoVal::Uint(b) => out.push(u8::try_from(b).unwrap_or(0)),
+                        _ => out.push(0),
+                    }
+                    self.path.truncate(base);
+                }
+                GoVal::Bytes(out)
+            }
+            other => self.mismatch(other, go_type),
+        }
+    }
+
+    fn map(&mut self, v: &Value, inner: &Shape, go_type: &str, depth: usize) -> GoVal {
+        let Value::Map(m) = v else {
+            return if v.is_null() {
+                GoVal::Nil
+            } else {
+                self.mismatch(v, go_type)
+            };
+        };
+        let elem = map_elem(go_type);
+        let mut out: Vec<(String, GoVal)> = Vec::with_capacity(m.len());
+        let base = self.path.len();
+        for (k, item) in m.iter() {
+            self.push_key(k);
+            let decoded = self.decode(item, inner, elem, depth + 1);
+            self.path.truncate(base);
+            out.push((k.to_owned(), decoded));
+        }
+        GoVal::Map(out)
+    }
+
+    fn named(&mut self, v: &Value, i: usize, go_type: &str, depth: usize) -> GoVal {
+        let types = self.types;
+        let Some(t) = types.get(i) else {
+            return self.missing_type(i);
+        };
+        match (&t.def, v) {
+            (TypeDef::Custom(c), _) => GoVal::Custom(self.custom(v, *c)),
+            (TypeDef::Struct(_), Value::Map(m)) => self.object(i, t, m, depth),
+            (TypeDef::Struct(_), Value::Null) => GoVal::Struct(i, vec![None; t.flat.len()]),
+            (TypeDef::Struct(_), other) => {
+                self.mismatch(other, go_type);
+                GoVal::Struct(i, vec![None; t.flat.len()])
             }
         }
     }
 
-    fn object(&mut self, index: usize, t: &GoType, m: &Map, depth: usize) -> GoVal {
+    #[inline(never)]
+    fn missing_type(&mut self, i: usize) -> GoVal {
+        self.save_error(format!("smd: no Go type {i}"));
+        GoVal::Nil
+    }
+
+    fn object(&mut self, index: usize, t: &'a GoType, m: &Map, depth: usize) -> GoVal {
         let mut slots: Vec<Option<GoVal>> = vec![None; t.flat.len()];
-        let saved_struct = self.context_struct.clone();
+        let saved_struct = self.context_struct.take();
         let saved_fields = self.context_fields.len();
         let base = self.path.len();
         for (key, item) in m.iter() {
-            let Some((slot, f)) = t
-                .flat_by_json
-                .get(key)
-                .and_then(|&j| t.flat.get(j).map(|f| (j, f)))
-            else {
+            let Some(slot) = t.flat_by_json.get(key).copied() else {
                 self.unknown_field(key);
                 continue;
             };
-            for embedded in &f.via {
-                self.context_fields.push(embedded.clone());
-            }
-            self.context_struct = Some(go_struct_name(&t.name).to_owned());
-            self.context_fields.push(f.field.json.clone());
-            if !self.path.is_empty() {
-                self.path.push('.');
-            }
-            self.path.push_str(&f.field.json);
+            let Some(f) = t.flat.get(slot) else {
+                continue;
+            };
+            self.enter_field(t, f);
             let field = &f.field;
             let decoded = self.decode(item, &field.shape, &field.go_type, depth + 1);
             self.path.truncate(base);
             self.context_fields.truncate(saved_fields);
-            self.context_struct.clone_from(&saved_struct);
             if let Some(s) = slots.get_mut(slot) {
                 *s = Some(decoded);
             }
         }
+        self.context_struct = saved_struct;
         GoVal::Struct(index, slots)
     }
 
+    /// The decoder's context and the strict path for a field of `t`.
+    #[inline(never)]
+    fn enter_field(&mut self, t: &'a GoType, f: &'a super::gotypes::FlatField) {
+        self.context_fields.extend(f.via.iter().cloned());
+        self.context_fields.push(f.field.json.clone());
+        self.context_struct = Some(go_struct_name(&t.name));
+        self.push_key(&f.field.json);
+    }
+
+    #[inline(never)]
     fn scalar(&mut self, v: &Value, s: Scalar, go_type: &str) -> GoVal {
         match (v, s) {
             (Value::Null, _) => zero_scalar(s),
@@ -311,6 +343,7 @@ impl<'a> Walk<'a> {
         }
     }
 
+    #[inline(never)]
     fn custom(&mut self, v: &Value, c: Custom) -> CustomVal {
         match c {
             Custom::Quantity => match v {
@@ -397,67 +430,87 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// `encoding/json`'s `Marshal` of a decoded value.
+    /// `encoding/json`'s `Marshal` of a decoded value (small frames, as in `decode`).
     pub(crate) fn encode(&self, g: &GoVal) -> Value {
         match g {
-            GoVal::Nil => Value::Null,
-            GoVal::Bool(b) => Value::Bool(*b),
-            GoVal::Int(i) => Value::Int(*i),
-            GoVal::Uint(u) => i64::try_from(*u).map_or(Value::Float(*u as f64), Value::Int),
-            GoVal::Float(f) => reread_float(*f),
-            GoVal::Str(s) => Value::String(s.clone()),
-            GoVal::Bytes(b) => Value::String(base64_encode(b)),
             GoVal::Slice(items) => Value::List(items.iter().map(|i| self.encode(i)).collect()),
-            GoVal::Map(entries) => {
-                let mut sorted: Vec<&(String, GoVal)> = entries.iter().collect();
-                sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-                let mut m = Map::with_capacity(sorted.len());
-                for (k, v) in sorted {
-                    m.insert(k.clone(), self.encode(v));
-                }
-                Value::Map(m)
-            }
-            GoVal::Struct(i, slots) => {
-                let mut m = Map::new();
-                let Some(t) = self.types.get(*i) else {
-                    return Value::Map(m);
-                };
-                for (f, slot) in t.flat.iter().zip(slots) {
-                    let field = &f.field;
-                    let zero;
-                    let v = match slot {
-                        Some(v) => v,
-                        None => {
-                            zero = zero_value(self.types, &field.shape);
-                            &zero
-                        }
-                    };
-                    if field.omitempty && is_empty(v) {
-                        continue;
-                    }
-                    if field.omitzero && is_zero(v) {
-                        continue;
-                    }
-                    m.insert(field.json.clone(), self.encode(v));
-                }
-                Value::Map(m)
-            }
+            GoVal::Map(entries) => self.encode_map(entries),
+            GoVal::Struct(i, slots) => self.encode_struct(*i, slots),
             GoVal::Ptr(inner) => self.encode(inner),
-            GoVal::Any(v) => normalize_any(v),
-            GoVal::Custom(c) => match c {
-                CustomVal::Quantity(q) => {
-                    Value::String(q.clone().unwrap_or_else(|| "0".to_owned()))
-                }
-                CustomVal::IntOrString(v) => v.clone(),
-                CustomVal::Time(t) => t.map_or(Value::Null, |t| Value::String(t.to_string())),
-                CustomVal::MicroTime(t) => t.map_or(Value::Null, |(t, micros)| {
-                    let s = t.to_string();
-                    let base = s.strip_suffix('Z').unwrap_or(&s);
-                    Value::String(format!("{base}.{micros:06}Z"))
-                }),
-                CustomVal::Raw(v) => v.as_ref().map_or(Value::Null, normalize_any),
-            },
+            other => encode_leaf(other),
         }
+    }
+
+    fn encode_map(&self, entries: &[(String, GoVal)]) -> Value {
+        let mut sorted: Vec<&(String, GoVal)> = entries.iter().collect();
+        sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut m = Map::with_capacity(sorted.len());
+        for (k, v) in sorted {
+            m.insert(k.clone(), self.encode(v));
+        }
+        Value::Map(m)
+    }
+
+    fn encode_struct(&self, i: usize, slots: &[Option<GoVal>]) -> Value {
+        let mut m = Map::new();
+        let Some(t) = self.types.get(i) else {
+            return Value::Map(m);
+        };
+        for (f, slot) in t.flat.iter().zip(slots) {
+            let field = &f.field;
+            let written = match slot {
+                Some(v) => self.encode_field(field, v),
+                None => self.encode_field(field, &zero_value(self.types, &field.shape)),
+            };
+            if let Some(v) = written {
+                m.insert(field.json.clone(), v);
+            }
+        }
+        Value::Map(m)
+    }
+
+    fn encode_field(&self, field: &super::gotypes::Field, v: &GoVal) -> Option<Value> {
+        if field.omitempty && is_empty(v) || field.omitzero && is_zero(v) {
+            return None;
+        }
+        Some(self.encode(v))
+    }
+}
+
+/// A value with no Go value inside.
+#[inline(never)]
+fn encode_leaf(g: &GoVal) -> Value {
+    match g {
+        GoVal::Bool(b) => Value::Bool(*b),
+        GoVal::Int(i) => Value::Int(*i),
+        GoVal::Uint(u) => i64::try_from(*u).map_or(Value::Float(*u as f64), Value::Int),
+        GoVal::Float(f) => reread_float(*f),
+        GoVal::Str(s) => Value::String(s.clone()),
+        GoVal::Bytes(b) => Value::String(base64_encode(b)),
+        GoVal::Any(v) => normalize_any(v),
+        GoVal::Custom(c) => match c {
+            CustomVal::Quantity(q) => Value::String(q.clone().unwrap_or_else(|| "0".to_owned())),
+            CustomVal::IntOrString(v) => v.clone(),
+            CustomVal::Time(t) => t.map_or(Value::Null, |t| Value::String(t.to_string())),
+            CustomVal::MicroTime(t) => t.map_or(Value::Null, |(t, micros)| {
+                let s = t.to_string();
+                let base = s.strip_suffix('Z').unwrap_or(&s);
+                Value::String(format!("{base}.{micros:06}Z"))
+            }),
+            CustomVal::Raw(v) => v.as_ref().map_or(Value::Null, normalize_any),
+        },
+        GoVal::Nil | GoVal::Slice(_) | GoVal::Map(_) | GoVal::Struct(..) | GoVal::Ptr(_) => {
+            Value::Null
+        }
+    }
+}
+
+#[inline(never)]
+fn any(v: &Value) -> GoVal {
+    if v.is_null() {
+        GoVal::Nil
+    } else {
+        GoVal::Any(v.clone())
     }
 }
 
