@@ -67,8 +67,10 @@ pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, De
     let mut walk = roundtrip::Walk::new(types);
     let shape = gotypes::Shape::Named(index);
     let decoded = walk.decode(object, &shape, &t.name, 0);
-    if let Some(message) = walk.error {
-        return Err(DecodeError { message });
+    if let Some(failure) = walk.error {
+        return Err(DecodeError {
+            message: failure.to_string(),
+        });
     }
     Ok(Decoded {
         object: walk.encode(&decoded),

@@ -17,7 +17,10 @@ use crate::managedfields::Timestamp;
 /// decoding errors, in the order met.
 pub(crate) struct Walk<'a> {
     types: &'a GoTypes,
-    pub(crate) error: Option<String>,
+    pub(crate) error: Option<Failure>,
+    /// Whether unknown fields are noted (`UnmarshalStrict`) or silently dropped (the plain
+    /// `json.Unmarshal` that apiextensions' custom types call on their parts).
+    strict_enabled: bool,
     /// Paths of unknown fields.
     pub(crate) strict: Vec<String>,
     /// `sigs.k8s.io/json`'s strict field stack: `spec.containers[0].name`.
@@ -25,6 +28,48 @@ pub(crate) struct Walk<'a> {
     /// `encoding/json`'s error context: the struct being decoded and the field names.
     context_struct: Option<&'a str>,
     context_fields: Vec<String>,
+}
+
+/// The decoder's error, kept in parts until the end: a type error met inside a custom type's
+/// own `json.Unmarshal` gets the enclosing decoder's context added, as Go's does.
+#[derive(Debug, Clone)]
+pub(crate) enum Failure {
+    /// `UnmarshalTypeError`.
+    Type {
+        what: String,
+        go_type: String,
+        struct_name: Option<String>,
+        field: String,
+    },
+    /// Any other error, in its words.
+    Text(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Type {
+                what,
+                go_type,
+                struct_name,
+                field,
+            } => {
+                if struct_name.is_some() || !field.is_empty() {
+                    let s = struct_name.as_deref().unwrap_or("");
+                    write!(
+                        f,
+                        "json: cannot unmarshal {what} into Go struct field {s}.{field} of type {go_type}"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "json: cannot unmarshal {what} into Go value of type {go_type}"
+                    )
+                }
+            }
+            Failure::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 /// A Go value as decoding leaves it.
@@ -61,6 +106,18 @@ pub(crate) enum CustomVal {
     MicroTime(Option<(Timestamp, u32)>),
     /// Raw JSON kept as given (`None`: empty, written `null`).
     Raw(Option<Value>),
+    /// apiextensions' `JSONSchemaPropsOrBool`, `OrArray`, `OrStringArray`.
+    SchemaOr(SchemaOr),
+}
+
+/// What a `JSONSchemaPropsOr*` holds.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SchemaOr {
+    kind: Option<Custom>,
+    schema: Option<Box<GoVal>>,
+    /// The list of schemas (`OrArray`) or strings (`OrStringArray`).
+    array: Option<Box<GoVal>>,
+    allows: bool,
 }
 
 const MAX_DEPTH: usize = smd_fieldpath::MAX_DEPTH;
@@ -70,6 +127,7 @@ impl<'a> Walk<'a> {
         Walk {
             types,
             error: None,
+            strict_enabled: true,
             strict: Vec::new(),
             path: String::new(),
             context_struct: None,
@@ -79,32 +137,52 @@ impl<'a> Walk<'a> {
 
     fn save_error(&mut self, message: String) {
         if self.error.is_none() {
-            self.error = Some(message);
+            self.error = Some(Failure::Text(message));
         }
     }
 
     /// `UnmarshalTypeError` with the decoder's context.
     fn type_error(&mut self, what: &str, go_type: &str) {
+        self.save_failure(Failure::Type {
+            what: what.to_owned(),
+            go_type: go_type.to_owned(),
+            struct_name: None,
+            field: String::new(),
+        });
+    }
+
+    /// `saveError` with `addErrorContext`: a type error gets this decoder's struct and field
+    /// names in front of its own.
+    fn save_failure(&mut self, failure: Failure) {
         if self.error.is_some() {
             return;
         }
-        let message = match &self.context_struct {
-            Some(s) => format!(
-                "json: cannot unmarshal {what} into Go struct field {s}.{} of type {go_type}",
-                self.context_fields.join(".")
-            ),
-            None if !self.context_fields.is_empty() => format!(
-                "json: cannot unmarshal {what} into Go struct field .{} of type {go_type}",
-                self.context_fields.join(".")
-            ),
-            None => format!("json: cannot unmarshal {what} into Go value of type {go_type}"),
-        };
-        self.error = Some(message);
+        let has_context = self.context_struct.is_some() || !self.context_fields.is_empty();
+        self.error = Some(match failure {
+            Failure::Type {
+                what,
+                go_type,
+                field,
+                ..
+            } if has_context => {
+                let mut fields = self.context_fields.clone();
+                if !field.is_empty() {
+                    fields.push(field);
+                }
+                Failure::Type {
+                    what,
+                    go_type,
+                    struct_name: self.context_struct.map(str::to_owned),
+                    field: fields.join("."),
+                }
+            }
+            other => other,
+        });
     }
 
     /// An unknown field: its path, once, at most 100 (as `saveStrictError` keeps them).
     fn unknown_field(&mut self, field: &str) {
-        if self.strict.len() >= 100 {
+        if !self.strict_enabled || self.strict.len() >= 100 {
             return;
         }
         let path = if self.path.is_empty() {
@@ -248,7 +326,7 @@ impl<'a> Walk<'a> {
             return self.missing_type(i);
         };
         match (&t.def, v) {
-            (TypeDef::Custom(c), _) => GoVal::Custom(self.custom(v, *c)),
+            (TypeDef::Custom(c), _) => GoVal::Custom(self.custom(v, *c, &t.name, depth)),
             (TypeDef::Struct(_), Value::Map(m)) => self.object(i, t, m, depth),
             (TypeDef::Struct(_), Value::Null) => GoVal::Struct(i, vec![None; t.flat.len()]),
             (TypeDef::Struct(_), other) => {
@@ -344,7 +422,7 @@ impl<'a> Walk<'a> {
     }
 
     #[inline(never)]
-    fn custom(&mut self, v: &Value, c: Custom) -> CustomVal {
+    fn custom(&mut self, v: &Value, c: Custom, name: &str, depth: usize) -> CustomVal {
         match c {
             Custom::Quantity => match v {
                 Value::Null => CustomVal::Quantity(None),
@@ -415,9 +493,68 @@ impl<'a> Walk<'a> {
                 other => CustomVal::Raw(Some(other.clone())),
             },
             Custom::SchemaOrArray | Custom::SchemaOrBool | Custom::SchemaOrStringArray => {
-                CustomVal::Raw(Some(v.clone()))
+                self.schema_or(v, c, name, depth)
             }
         }
+    }
+
+    /// apiextensions' `JSONSchemaPropsOr*`: their `UnmarshalJSON` looks at the first byte
+    /// and decodes the part with a plain (not strict) `json.Unmarshal`.
+    #[inline(never)]
+    fn schema_or(&mut self, v: &Value, c: Custom, name: &str, depth: usize) -> CustomVal {
+        let props = name
+            .rsplit_once('.')
+            .map(|(package, _)| format!("{package}.JSONSchemaProps"))
+            .unwrap_or_default();
+        let types = self.types;
+        let Some(index) = types.index_of(&props) else {
+            self.save_error(format!("smd: no Go type {props}"));
+            return CustomVal::SchemaOr(SchemaOr::default());
+        };
+        // Go names the type by its package: `v1.JSONSchemaProps`, `v1beta1.JSONSchemaProps`.
+        let package = props.rsplit('.').nth(1).unwrap_or("v1");
+        let go_type = format!("{package}.JSONSchemaProps");
+        let list_type = format!("[]{go_type}");
+        let mut out = SchemaOr {
+            kind: Some(c),
+            ..SchemaOr::default()
+        };
+        match (c, v) {
+            (_, Value::Map(_)) => {
+                out.schema = Some(Box::new(self.nested(
+                    v,
+                    &Shape::Named(index),
+                    &go_type,
+                    depth,
+                )));
+                out.allows = true;
+            }
+            (Custom::SchemaOrBool, Value::Bool(b)) => out.allows = *b,
+            (Custom::SchemaOrBool, _) => {
+                self.save_error("boolean or JSON schema expected".to_owned());
+            }
+            (Custom::SchemaOrArray, Value::List(_)) => {
+                let shape = Shape::Slice(Box::new(Shape::Named(index)));
+                out.array = Some(Box::new(self.nested(v, &shape, &list_type, depth)));
+            }
+            (Custom::SchemaOrStringArray, Value::List(_)) => {
+                let shape = Shape::Slice(Box::new(Shape::Scalar(Scalar::String)));
+                out.array = Some(Box::new(self.nested(v, &shape, "[]string", depth)));
+            }
+            _ => {}
+        }
+        CustomVal::SchemaOr(out)
+    }
+
+    /// A fresh, non-strict decoder for a custom type's part; its error joins this one's.
+    fn nested(&mut self, v: &Value, shape: &Shape, go_type: &str, depth: usize) -> GoVal {
+        let mut inner = Walk::new(self.types);
+        inner.strict_enabled = false;
+        let decoded = inner.decode(v, shape, go_type, depth + 1);
+        if let Some(failure) = inner.error {
+            self.save_failure(failure);
+        }
+        decoded
     }
 
     fn quantity(&mut self, text: &str) -> CustomVal {
@@ -437,7 +574,28 @@ impl<'a> Walk<'a> {
             GoVal::Map(entries) => self.encode_map(entries),
             GoVal::Struct(i, slots) => self.encode_struct(*i, slots),
             GoVal::Ptr(inner) => self.encode(inner),
+            GoVal::Custom(CustomVal::SchemaOr(s)) => self.encode_schema_or(s),
             other => encode_leaf(other),
+        }
+    }
+
+    /// The `MarshalJSON`s of apiextensions' `JSONSchemaPropsOr*`.
+    #[inline(never)]
+    fn encode_schema_or(&self, s: &SchemaOr) -> Value {
+        let array = s
+            .array
+            .as_deref()
+            .filter(|a| matches!(a, GoVal::Slice(items) if !items.is_empty()));
+        match s.kind {
+            Some(Custom::SchemaOrBool) => match &s.schema {
+                Some(schema) => self.encode(schema),
+                None => Value::Bool(s.allows),
+            },
+            _ => match (array, &s.schema) {
+                (Some(a), _) => self.encode(a),
+                (None, Some(schema)) => self.encode(schema),
+                (None, None) => Value::Null,
+            },
         }
     }
 
@@ -498,6 +656,8 @@ fn encode_leaf(g: &GoVal) -> Value {
                 Value::String(format!("{base}.{micros:06}Z"))
             }),
             CustomVal::Raw(v) => v.as_ref().map_or(Value::Null, normalize_any),
+            // Written by `Walk::encode_schema_or`.
+            CustomVal::SchemaOr(_) => Value::Null,
         },
         GoVal::Nil | GoVal::Slice(_) | GoVal::Map(_) | GoVal::Struct(..) | GoVal::Ptr(_) => {
             Value::Null
@@ -570,6 +730,9 @@ fn is_zero(v: &GoVal) -> bool {
         GoVal::Custom(CustomVal::Quantity(q)) => q.is_none(),
         GoVal::Custom(CustomVal::IntOrString(v)) => matches!(v, Value::Int(0)),
         GoVal::Custom(CustomVal::Raw(v)) => v.is_none(),
+        GoVal::Custom(CustomVal::SchemaOr(s)) => {
+            s.schema.is_none() && s.array.is_none() && !s.allows
+        }
         GoVal::Slice(_) | GoVal::Map(_) | GoVal::Bytes(_) | GoVal::Ptr(_) | GoVal::Any(_) => false,
         other => is_empty(other),
     }
