@@ -31,6 +31,7 @@ var kinds = map[string]decoder{
 	"typed":        decodeTypedOp,
 	"fieldmanager": decodeFieldManagerOp,
 	"patch":        decodePatchOp,
+	"roundtrip":    decodeRoundTripOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a

@@ -12,7 +12,9 @@ package main
 //	{"kinds": [{"group", "version", "kind", "type"}, ...],   sorted by group, version, kind
 //	 "types": {"<OpenAPI model name>": {"fields": [field, ...]} | {"custom": "<tag>"}}}
 //
-// A field: {"json": JSON name, "go": Go field name, "type": shape, and only
+// A field: {"json": JSON name, "go": Go field name, "goType": the Go type as
+// reflect writes it (`[]v1.Container`, `*int32`: json's error messages name
+// it), "type": shape, and only
 // when set: "omitempty", "omitzero", "string", "inline" (the tag's options;
 // encoding/json itself ignores "inline"), "embedded" (an anonymous struct
 // field whose tag gives no name: encoding/json promotes its fields into the
@@ -271,7 +273,7 @@ func (w *goTypesWalker) fields(t reflect.Type) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
 		}
-		row := jObject{"go": f.Name, "type": shape}
+		row := jObject{"go": f.Name, "goType": f.Type.String(), "type": shape}
 		if jsonName == "" && !f.Anonymous {
 			jsonName = f.Name
 		}

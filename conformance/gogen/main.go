@@ -7,6 +7,7 @@
 //	gogen examples [--in DIR] [--out DIR] [--replays N]
 //	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
 //	gogen gotypes [--out DIR]
+//	gogen quantities [--out FILE]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -34,6 +35,9 @@ const usage = `usage:
   gogen gotypes [--out DIR]
       write the Go types of every built-in kind and version (DIR/gotypes.json)
       (default ../../smd/src/builtin, relative to the gogen module directory)
+  gogen quantities [--out FILE]
+      write the quantity corpus: texts with resource.Quantity's canonical form or error
+      (default ../../smd/tests/data/quantities.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -58,6 +62,8 @@ func main() {
 		os.Exit(runAPIServer(os.Args[2:]))
 	case "gotypes":
 		os.Exit(runGoTypes(os.Args[2:]))
+	case "quantities":
+		os.Exit(runQuantities(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -17,6 +17,7 @@ mod inputs;
 pub mod normalise;
 pub mod openapi_ops;
 mod patch_ops;
+mod roundtrip_ops;
 mod scenario;
 mod schema_ops;
 mod typed_ops;
@@ -54,6 +55,7 @@ pub fn run_case(case: &Json) -> Result<Json, Malformed> {
         "updater" => updater_ops::run(op, case),
         "fieldmanager" => fieldmanager_ops::run(op, case),
         "patch" => patch_ops::run(op, case),
+        "roundtrip" => roundtrip_ops::run(op, case),
         other => return Err(Malformed(format!("unknown kind {other:?}"))),
     };
     result.or_else(|failure| match failure {

@@ -4,8 +4,12 @@
 //! markers), as `k8s.io/kubernetes` v1.37.2 does on create, update and patch bodies and on the
 //! merged result of an apply.
 //!
-//! Issue 12, item 4. Until its parts land, [`decode`] is the identity: this module is the seam
-//! the request layer (`smd::apiserver`) and the field manager call.
+//! Issue 12, item 4. [`round_trip`] is the Go types' round trip ([`gotypes`] holds the types,
+//! written by `gogen gotypes`); the defaults are [`default`]'s.
+
+pub mod gotypes;
+pub mod quantity;
+mod roundtrip;
 
 use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
@@ -16,12 +20,18 @@ use smd_schema::gvk::GroupVersionKind;
 pub struct Decoded {
     /// The object after the round trip through the Go type (and defaulting, from [`decode`]).
     pub object: Value,
-    /// Paths of fields the Go type has no field for, as the server names them
-    /// (`.spec.foo`), in the order met.
+    /// Paths of fields the Go type has no field for, as `sigs.k8s.io/json`'s strict decoding
+    /// names them (`spec.template.spec.containers[0].foo`), in the order met, each once, at
+    /// most 100. The server's warning (and, with `fieldValidation=Strict`, its error) for one
+    /// is `unknown field "<path>"`. (Repeated keys cannot reach a [`Value`]; the reader of
+    /// the body reports those.)
     pub unknown_fields: Vec<String>,
 }
 
-/// Why a body cannot be decoded into its Go type (a string where the type holds an integer).
+/// Why a body cannot be decoded into its Go type (a string where the type holds an integer):
+/// the decoder's first error, in its words (`json: cannot unmarshal string into Go struct
+/// field DeploymentSpec.spec.replicas of type int32`, a quantity's or a time's parse error).
+/// The server puts it after `<Kind> in version "<v>" cannot be handled as a <Kind>: `.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
 pub struct DecodeError {
@@ -30,17 +40,41 @@ pub struct DecodeError {
 }
 
 /// Whether `kind` is a built-in kind of Kubernetes 1.37 with Go types (not a custom resource).
+/// Every kind and version of the scheme counts (lists and options kinds too).
 pub fn is_builtin(kind: &GroupVersionKind) -> bool {
-    let _ = kind;
-    false
+    gotypes::gotypes().is_ok_and(|t| t.kind(kind).is_some())
 }
 
-/// `object` decoded into the Go type of `kind` and encoded back, with no defaulting.
+/// `object` decoded into the Go type of `kind` and encoded back, with no defaulting: unknown
+/// fields dropped (and listed), `omitempty` applied, Go's zero values written for the fields
+/// that have no `omitempty` (an empty struct as `{}`, a nil slice as `null`), integers checked
+/// against their Go width, quantities canonical, times in UTC to the second, bytes re-encoded.
+/// An object of a kind that is not built in comes back unchanged.
 pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, DecodeError> {
-    let _ = kind;
-    Ok(Decoded {
+    let identity = || Decoded {
         object: object.clone(),
         unknown_fields: Vec::new(),
+    };
+    let types = gotypes::gotypes().map_err(|e| DecodeError {
+        message: format!("smd: the table of Go types does not load: {e}"),
+    })?;
+    let Some(t) = types.kind(kind) else {
+        return Ok(identity());
+    };
+    let Some(index) = types.index_of(&t.name) else {
+        return Ok(identity());
+    };
+    let mut walk = roundtrip::Walk::new(types);
+    let shape = gotypes::Shape::Named(index);
+    let decoded = walk.decode(object, &shape, &t.name, 0);
+    if let Some(failure) = walk.error {
+        return Err(DecodeError {
+            message: failure.to_string(),
+        });
+    }
+    Ok(Decoded {
+        object: walk.encode(&decoded),
+        unknown_fields: walk.strict,
     })
 }
 

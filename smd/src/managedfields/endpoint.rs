@@ -187,6 +187,20 @@ impl Endpoint {
         ))
     }
 
+    /// This endpoint with [`FieldManager::with_builtin_decoding`] on its main resource and
+    /// status: an apply's merged object of a built-in kind goes through its Go type and the
+    /// scheme's defaults, as on a real API server. Off by default (the Go-library goldens'
+    /// test field manager neither decodes nor defaults). The scale subresource's manager
+    /// works on the Scale object, whose merged result only lends its replicas to the parent,
+    /// and is left as it is.
+    pub fn with_builtin_decoding(mut self) -> Endpoint {
+        self.managers = std::mem::take(&mut self.managers)
+            .into_iter()
+            .map(|(k, m)| (k, m.with_builtin_decoding()))
+            .collect();
+        self
+    }
+
     fn assemble(
         kind: GroupVersionKind,
         types: &TypeResolver,

@@ -205,7 +205,21 @@ impl FieldManager {
                 merge::Error::Failed(message) => Failure::Error(Error::Internal(message)),
             })?;
         managed.fields = fields;
-        Ok((merged.map(|m| m.into_value()), managed))
+        let Some(merged) = merged.map(|m| m.into_value()) else {
+            return Ok((None, managed));
+        };
+        if !(self.builtin_decoding && crate::builtin::is_builtin(&self.kind)) {
+            return Ok((Some(merged), managed));
+        }
+        // The server converts the merged object to its Go type, defaults it and converts it
+        // back (`IN/structuredmerge.go:165-181`).
+        let decoded = crate::builtin::decode(&self.kind, &merged).map_err(|e| {
+            Error::internal(format!(
+                "failed to convert new object ({}) to proper version: {e}",
+                describe(applied)
+            ))
+        })?;
+        Ok((Some(decoded.object), managed))
     }
 
     /// skipNonApplied's update (`IN/skipnonapplied.go:53-74`): an existing object (it has a

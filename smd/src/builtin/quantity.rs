@@ -1,0 +1,480 @@
+//! `resource.Quantity` as `k8s.io/apimachinery` v0.37.2 reads and writes it: the text a quantity
+//! is stored and returned as after `ParseQuantity` and `MarshalJSON` (`1000m` → `1`,
+//! `1.5Gi` → `1536Mi`, `0.5` → `500m`, a canonical text kept as written).
+//!
+//! Go keeps small values in an int64 and the rest in an arbitrary-precision decimal; both give
+//! the same text for the same value, so smd keeps one exact decimal (digits and a scale) and
+//! follows Go's int32 arithmetic on exponents where it wraps. Where Go would build a power of
+//! ten as large as the exponent (rounding `1e999999999`-sized values), smd keeps the value
+//! symbolic: the text is the same, the time is bounded.
+
+/// Why a quantity's text is refused, in Go's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum QuantityError {
+    /// `ErrFormatWrong`.
+    #[error(
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+    )]
+    FormatWrong,
+    /// `ErrNumeric`.
+    #[error("unable to parse numeric part of quantity")]
+    Numeric,
+    /// `ErrSuffix`.
+    #[error("unable to parse quantity's suffix")]
+    Suffix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    DecimalExponent,
+    BinarySI,
+    DecimalSI,
+}
+
+/// An exact decimal: `digits` (most significant first, no leading zeros, empty for zero)
+/// times ten to the power of minus `scale`.
+#[derive(Debug, Clone)]
+struct Dec {
+    negative: bool,
+    digits: Vec<u8>,
+    scale: i32,
+}
+
+/// The text `MarshalJSON` writes for the quantity `ParseQuantity(text)` reads.
+pub fn canonical(text: &str) -> Result<String, QuantityError> {
+    let (dec, format, cached) = parse(text)?;
+    if let Some(s) = cached {
+        return Ok(s.to_owned());
+    }
+    Ok(write(dec, format))
+}
+
+struct Parts<'a> {
+    positive: bool,
+    value: &'a str,
+    num: &'a str,
+    denom: &'a str,
+    suffix: &'a str,
+}
+
+/// `parseQuantityString`: sign, numerator (leading zeros dropped), denominator, suffix.
+fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
+    let b = s.as_bytes();
+    let end = b.len();
+    let mut p = Parts {
+        positive: true,
+        value: "",
+        num: "",
+        denom: "",
+        suffix: "",
+    };
+    let mut pos = 0;
+    match b.first() {
+        Some(b'-') => {
+            p.positive = false;
+            pos += 1;
+        }
+        Some(b'+') => pos += 1,
+        _ => {}
+    }
+    while b.get(pos) == Some(&b'0') {
+        pos += 1;
+    }
+    if pos >= end {
+        p.num = "0";
+        p.value = "0";
+        return Ok(p);
+    }
+    let start = pos;
+    while b.get(pos).is_some_and(u8::is_ascii_digit) {
+        pos += 1;
+    }
+    if pos >= end {
+        p.num = s.get(start..).unwrap_or("");
+        p.value = s;
+        return Ok(p);
+    }
+    p.num = s.get(start..pos).unwrap_or("");
+    if p.num.is_empty() {
+        p.num = "0";
+    }
+    if b.get(pos) == Some(&b'.') {
+        pos += 1;
+        let start = pos;
+        while b.get(pos).is_some_and(u8::is_ascii_digit) {
+            pos += 1;
+        }
+        if pos >= end {
+            p.denom = s.get(start..).unwrap_or("");
+            p.value = s;
+            return Ok(p);
+        }
+        p.denom = s.get(start..pos).unwrap_or("");
+    }
+    p.value = s.get(..pos).unwrap_or("");
+    let suffix_start = pos;
+    while b.get(pos).is_some_and(|c| b"eEinumkKMGTP".contains(c)) {
+        pos += 1;
+    }
+    if pos < end && matches!(b.get(pos), Some(b'-' | b'+')) {
+        pos += 1;
+    }
+    while b.get(pos).is_some_and(u8::is_ascii_digit) {
+        pos += 1;
+    }
+    if pos >= end {
+        p.suffix = s.get(suffix_start..).unwrap_or("");
+        return Ok(p);
+    }
+    Err(QuantityError::FormatWrong)
+}
+
+/// The suffixer's `interpret`: base, exponent, format.
+fn interpret(suffix: &str) -> Option<(u32, i32, Format)> {
+    let dec = |e| Some((10, e, Format::DecimalSI));
+    let bin = |e| Some((2, e, Format::BinarySI));
+    match suffix {
+        "" => dec(0),
+        "n" => dec(-9),
+        "u" => dec(-6),
+        "m" => dec(-3),
+        "k" => dec(3),
+        "M" => dec(6),
+        "G" => dec(9),
+        "T" => dec(12),
+        "P" => dec(15),
+        "E" => dec(18),
+        "Ki" => bin(10),
+        "Mi" => bin(20),
+        "Gi" => bin(30),
+        "Ti" => bin(40),
+        "Pi" => bin(50),
+        "Ei" => bin(60),
+        _ => {
+            let rest = suffix
+                .strip_prefix('e')
+                .or_else(|| suffix.strip_prefix('E'))?;
+            if rest.is_empty() {
+                return None;
+            }
+            let parsed = go_parse_int(rest)?;
+            // Go converts with int32(parsed): the low 32 bits.
+            Some((10, parsed as i32, Format::DecimalExponent))
+        }
+    }
+}
+
+/// `strconv.ParseInt(s, 10, 64)`.
+fn go_parse_int(s: &str) -> Option<i64> {
+    let (negative, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, s.get(1..)?),
+        Some(b'+') => (false, s.get(1..)?),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let magnitude: u64 = digits.parse().ok()?;
+    if negative {
+        0i64.checked_sub_unsigned(magnitude)
+    } else {
+        i64::try_from(magnitude).ok()
+    }
+}
+
+type Parsed<'a> = (Dec, Format, Option<&'a str>);
+
+/// `ParseQuantity` (after `UnmarshalJSON`'s trimming): the value, its format, and the text
+/// Go keeps when it is already canonical.
+fn parse(s: &str) -> Result<Parsed<'_>, QuantityError> {
+    if s.is_empty() {
+        return Err(QuantityError::FormatWrong);
+    }
+    if s == "0" {
+        return Ok((Dec::zero(), Format::DecimalSI, Some(s)));
+    }
+    let p = split(s)?;
+    let (base, exponent, mut format) = interpret(p.suffix).ok_or(QuantityError::Suffix)?;
+    let digits_len = i32::try_from(p.num.len() + p.denom.len()).unwrap_or(i32::MAX);
+    let denom_len = i32::try_from(p.denom.len()).unwrap_or(i32::MAX);
+    let (mut scale, precision, mantissa): (i32, i32, i64) = match format {
+        Format::DecimalExponent | Format::DecimalSI => (exponent, 18 - digits_len, 1),
+        Format::BinarySI if exponent >= 0 && p.denom.is_empty() => {
+            let num_len = i32::try_from(p.num.len()).unwrap_or(i32::MAX);
+            // Go: int32(float32(exponent)*3/10); the suffix exponents are multiples of ten.
+            let approx = exponent * 3 / 10;
+            (0, 15 - num_len - approx - 1, 1i64 << exponent.clamp(0, 62))
+        }
+        Format::BinarySI => (0, -1, 1),
+    };
+    if precision >= 0 {
+        scale = scale.wrapping_sub(denom_len);
+        if scale >= -9 {
+            let shifted = format!("{}{}", p.num, p.denom);
+            let value: i64 = shifted.parse().map_err(|_| QuantityError::Numeric)?;
+            if let Some(result) = value.checked_mul(mantissa) {
+                let result = if p.positive { result } else { -result };
+                let keep = match format {
+                    Format::BinarySI => exponent % 10 == 0 && value & 0x07 != 0,
+                    _ => scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0'),
+                };
+                // Go's int64Amount scale is an exponent; a `Dec`'s is inf's (its negation).
+                let dec = Dec::from_i64(result, scale.wrapping_neg());
+                return Ok((dec, format, keep.then_some(s)));
+            }
+        }
+    }
+
+    let mut amount = Dec::parse(p.value).ok_or(QuantityError::Numeric)?;
+    if base == 10 {
+        amount.scale = amount.scale.wrapping_add(exponent.wrapping_neg());
+    } else {
+        for _ in 0..exponent.clamp(0, 64) {
+            amount.double();
+        }
+    }
+    let negative = amount.negative && !amount.is_zero();
+    amount.negative = false;
+    if !amount.is_zero() {
+        amount.round_up_to_scale(9);
+    }
+    if format == Format::BinarySI {
+        if amount.exceeds_i64_max() {
+            amount = Dec::from_i64(i64::MAX, 0);
+        }
+        if !amount.is_zero() && amount.less_than_one() {
+            format = Format::DecimalSI;
+        }
+    }
+    amount.negative = negative;
+    Ok((amount, format, None))
+}
+
+/// `CanonicalizeBytes` with its suffix.
+fn write(q: Dec, format: Format) -> String {
+    if q.is_zero() {
+        return "0".to_owned();
+    }
+    if format == Format::BinarySI {
+        if let Some(n) = q.to_binary_integer() {
+            let mut n = n;
+            let mut exponent = 0;
+            while n.unsigned_abs() >= 1024 && n % 1024 == 0 {
+                n /= 1024;
+                exponent += 1;
+            }
+            let suffix = match exponent {
+                1 => "Ki",
+                2 => "Mi",
+                3 => "Gi",
+                4 => "Ti",
+                5 => "Pi",
+                6 => "Ei",
+                _ => "",
+            };
+            return format!("{n}{suffix}");
+        }
+        return write(q, Format::DecimalSI);
+    }
+    let mut digits = q.digits;
+    let mut exponent = q.scale.wrapping_neg();
+    let zeros = digits.iter().rev().take_while(|&&d| d == 0).count();
+    digits.truncate(digits.len() - zeros);
+    exponent = exponent.wrapping_add(i32::try_from(zeros).unwrap_or(i32::MAX));
+    while exponent % 3 != 0 {
+        digits.push(0);
+        exponent = exponent.wrapping_sub(1);
+    }
+    let mut out = String::with_capacity(digits.len() + 8);
+    if q.negative {
+        out.push('-');
+    }
+    out.extend(digits.iter().map(|d| char::from(b'0' + d)));
+    match format {
+        Format::DecimalSI => out.push_str(match exponent {
+            -9 => "n",
+            -6 => "u",
+            -3 => "m",
+            3 => "k",
+            6 => "M",
+            9 => "G",
+            12 => "T",
+            15 => "P",
+            18 => "E",
+            // 0, and exponents with no SI suffix (Go writes none either).
+            _ => "",
+        }),
+        _ if exponent != 0 => {
+            out.push('e');
+            out.push_str(&exponent.to_string());
+        }
+        _ => {}
+    }
+    out
+}
+
+impl Dec {
+    fn zero() -> Dec {
+        Dec {
+            negative: false,
+            digits: Vec::new(),
+            scale: 0,
+        }
+    }
+
+    fn from_i64(v: i64, scale: i32) -> Dec {
+        let digits: Vec<u8> = if v == 0 {
+            Vec::new()
+        } else {
+            v.unsigned_abs()
+                .to_string()
+                .bytes()
+                .map(|c| c - b'0')
+                .collect()
+        };
+        Dec {
+            negative: v < 0,
+            digits,
+            scale,
+        }
+    }
+
+    /// inf.Dec's `SetString` for the numeric part: a sign first, digits, one point.
+    fn parse(s: &str) -> Option<Dec> {
+        let mut negative = false;
+        let mut digits = Vec::with_capacity(s.len());
+        let mut point: Option<usize> = None;
+        let mut any_digit = false;
+        for (i, c) in s.bytes().enumerate() {
+            match c {
+                b'+' | b'-' if i == 0 => negative = c == b'-',
+                b'.' if point.is_none() => point = Some(digits.len()),
+                b'0'..=b'9' => {
+                    any_digit = true;
+                    digits.push(c - b'0');
+                }
+                _ => return None,
+            }
+        }
+        if !any_digit {
+            return None;
+        }
+        let scale = point.map_or(0, |p| digits.len() - p);
+        let lead = digits.iter().take_while(|&&d| d == 0).count();
+        digits.drain(..lead);
+        Some(Dec {
+            negative,
+            digits,
+            scale: i32::try_from(scale).unwrap_or(i32::MAX),
+        })
+    }
+
+    fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    fn double(&mut self) {
+        let mut carry = 0;
+        for d in self.digits.iter_mut().rev() {
+            let v = *d * 2 + carry;
+            *d = v % 10;
+            carry = v / 10;
+        }
+        if carry > 0 {
+            self.digits.insert(0, carry);
+        }
+    }
+
+    /// inf's `Round(x, s, RoundUp)` (away from zero) where it changes the value.
+    fn round_up_to_scale(&mut self, s: i32) {
+        if self.scale <= s {
+            return;
+        }
+        let drop = usize::try_from(i64::from(self.scale) - i64::from(s)).unwrap_or(usize::MAX);
+        let keep = self.digits.len().saturating_sub(drop);
+        let inexact = self
+            .digits
+            .get(keep..)
+            .is_some_and(|r| r.iter().any(|&d| d != 0));
+        self.digits.truncate(keep);
+        self.scale = s;
+        if inexact {
+            let mut i = self.digits.len();
+            loop {
+                if i == 0 {
+                    self.digits.insert(0, 1);
+                    break;
+                }
+                i -= 1;
+                if let Some(d) = self.digits.get_mut(i) {
+                    if *d == 9 {
+                        *d = 0;
+                    } else {
+                        *d += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        let lead = self.digits.iter().take_while(|&&d| d == 0).count();
+        self.digits.drain(..lead);
+    }
+
+    /// Digits before the point (the scale is at most 9 and at least 0 here, or the value is
+    /// an integer with trailing zeros implied).
+    fn integer_digits(&self) -> i64 {
+        i64::try_from(self.digits.len()).unwrap_or(i64::MAX) - i64::from(self.scale)
+    }
+
+    /// The magnitude in units of 10^-9, if it fits.
+    fn nanos(&self) -> Option<u128> {
+        if self.integer_digits() > 30 {
+            return None;
+        }
+        let mut n: u128 = 0;
+        for &d in &self.digits {
+            n = n.checked_mul(10)?.checked_add(u128::from(d))?;
+        }
+        let shift = 9 - i64::from(self.scale);
+        if shift >= 0 {
+            for _ in 0..shift {
+                n = n.checked_mul(10)?;
+            }
+        } else {
+            for _ in 0..(-shift).min(40) {
+                n /= 10;
+            }
+        }
+        Some(n)
+    }
+
+    fn exceeds_i64_max(&self) -> bool {
+        if self.integer_digits() > 19 {
+            return true;
+        }
+        let cap = u128::from(i64::MAX.unsigned_abs()) * 1_000_000_000;
+        // Beyond nine decimals a value equal to the cap in nanos is larger still.
+        match self.nanos() {
+            Some(n) => n > cap || (n == cap && self.scale > 9),
+            None => true,
+        }
+    }
+
+    fn less_than_one(&self) -> bool {
+        self.integer_digits() <= 0
+    }
+
+    /// For the binary format: the value rounded up (away from zero) to an integer, if that is
+    /// exact and the magnitude is at least 1024; otherwise Go writes it in DecimalSI.
+    fn to_binary_integer(&self) -> Option<i128> {
+        let nanos = self.nanos()?;
+        if nanos % 1_000_000_000 != 0 {
+            return None;
+        }
+        let magnitude = i128::try_from(nanos / 1_000_000_000).ok()?;
+        if magnitude < 1024 {
+            return None;
+        }
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+}
