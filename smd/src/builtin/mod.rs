@@ -7,6 +7,8 @@
 //! Issue 12, item 4. Until its parts land, [`decode`] is the identity: this module is the seam
 //! the request layer (`smd::apiserver`) and the field manager call.
 
+pub mod defaults;
+
 use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
 
@@ -46,7 +48,7 @@ pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, De
 
 /// The scheme's defaulting of `kind` applied to an object that went through [`round_trip`].
 pub fn default(kind: &GroupVersionKind, object: &mut Value) {
-    let _ = (kind, object);
+    defaults::default(kind, object);
 }
 
 /// What the API server makes of a body of `kind`: [`round_trip`], then [`default`].

@@ -1,0 +1,67 @@
+use smd_schema::gvk::GroupVersionKind;
+
+use super::markers::MARKERS;
+use super::{default, functions, kinds};
+
+#[test]
+fn every_marker_and_function_names_a_type_of_the_schema() {
+    let schema = smd_schema::kubernetes::v1_37();
+    for m in MARKERS {
+        // The published schema has only the versions the server can serve: a marker of another
+        // version's package (apps/v1beta1) has no type there, and no object reaches it.
+        let package = m.type_name.rsplit_once('.').map_or("", |(p, _)| p);
+        let package_served = schema
+            .types()
+            .iter()
+            .any(|t| t.name().rsplit_once('.').is_some_and(|(p, _)| p == package));
+        assert!(
+            !package_served || schema.find_named_type(m.type_name).is_some(),
+            "marker {} of {} names a type the schema lacks",
+            m.field,
+            m.type_name
+        );
+        assert!(
+            smd_fieldpath::Value::from_json(m.value).is_ok(),
+            "marker {}.{}: {} is not JSON",
+            m.type_name,
+            m.field,
+            m.value
+        );
+    }
+    for f in functions() {
+        assert!(
+            schema.find_named_type(f.type_name).is_some(),
+            "{} ({}) names a type the schema lacks",
+            f.type_name,
+            f.source
+        );
+    }
+}
+
+#[test]
+fn every_table_entry_is_a_kind_of_the_schema_or_another_scheme() {
+    let index = smd_schema::kubernetes::v1_37_gvk();
+    let mut seen = std::collections::BTreeSet::new();
+    for k in kinds() {
+        let gvk = GroupVersionKind::new(k.group, k.version, k.kind);
+        assert!(
+            seen.insert((k.group, k.version, k.kind)),
+            "{gvk:?} listed twice"
+        );
+        assert!(
+            index.get(&gvk).is_some(),
+            "{gvk:?} is not in the embedded schema"
+        );
+    }
+}
+
+#[test]
+fn a_body_deeper_than_its_type_is_walked_only_as_deep_as_the_type() {
+    let mut v = smd_fieldpath::Value::Null;
+    for _ in 0..1_000 {
+        let mut m = smd_fieldpath::value::Map::new();
+        m.insert("spec", v);
+        v = smd_fieldpath::Value::Map(m);
+    }
+    default(&GroupVersionKind::new("apps", "v1", "Deployment"), &mut v);
+}
