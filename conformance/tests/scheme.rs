@@ -298,12 +298,31 @@ fn cases() -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
+/// Bodies where smd's defaulting cannot agree, because what it is given lost something Go's
+/// defaulting sees: Go decodes an empty list or map as non-nil, and a `!= nil` test in a
+/// `SetDefaults_*` function tells it from an absent one, but the encoder drops it (`omitempty`),
+/// so `decoded` (and the round trip smd defaults after) no longer has it. Each must still
+/// differ. (file, case, why)
+const KNOWN_DISAGREEMENTS: &[(&str, &str, &str)] = &[
+    (
+        "autoscaling.json",
+        "hpa-v2-behavior-empty-policies",
+        "policies: [] is non-nil for copyHPAScalingRules (autoscaling/v2/defaults.go:122)",
+    ),
+    (
+        "core.json",
+        "node-allocatable-empty",
+        "allocatable: {} is non-nil for SetDefaults_NodeStatus (core/v1/defaults.go:388)",
+    ),
+];
+
 #[test]
 fn defaulting_agrees_with_the_scheme() {
     let mut failures = Vec::new();
     let mut agree = 0;
     let mut refused = 0;
     let mut missing = 0;
+    let mut known_seen = vec![false; KNOWN_DISAGREEMENTS.len()];
     let cases = cases();
     assert!(cases.is_ok(), "{:?}", cases.err());
     for case in cases.unwrap_or_default() {
@@ -327,11 +346,34 @@ fn defaulting_agrees_with_the_scheme() {
                 missing += 1;
                 println!("{place}: differs as listed ({why}): {d}");
             }
-            (Some(d), _) => failures.push(format!("{place}: {d}")),
+            (Some(d), _) => {
+                match KNOWN_DISAGREEMENTS
+                    .iter()
+                    .position(|(f, c, _)| *f == case.file && *c == case.name)
+                {
+                    Some(i) => {
+                        known_seen[i] = true;
+                        println!(
+                            "{place}: differs as listed ({}): {d}",
+                            KNOWN_DISAGREEMENTS[i].2
+                        );
+                    }
+                    None => failures.push(format!("{place}: {d}")),
+                }
+            }
+        }
+    }
+    for (i, seen) in known_seen.iter().enumerate() {
+        if !seen {
+            let (f, c, _) = KNOWN_DISAGREEMENTS[i];
+            failures.push(format!(
+                "{f}: {c}: listed in KNOWN_DISAGREEMENTS but agrees (or is gone)"
+            ));
         }
     }
     println!(
-        "scheme goldens: {agree} bodies agree, {missing} differ where the tables say defaulting is missing, {refused} outside the legacy scheme"
+        "scheme goldens: {agree} bodies agree, {} listed disagreements, {missing} differ where the tables say defaulting is missing, {refused} outside the legacy scheme",
+        KNOWN_DISAGREEMENTS.len()
     );
     assert!(
         failures.is_empty(),
