@@ -3,6 +3,9 @@
 // it into cmd/smd-scheme) and uses the scheme the server uses, legacyscheme with every API
 // group's install package the control plane imports (pkg/controlplane/import_known_versions.go).
 //
+// CustomResourceDefinitions and APIServices, which the legacy scheme does not hold, are decoded
+// with the schemes of the apiextensions-apiserver and the kube-aggregator the server embeds.
+//
 // For a body of a built-in kind it does what the server's codec does on a create, update or
 // patch: decode the JSON into the external Go type of its apiVersion, run the scheme's
 // defaulting (the SetDefaults_* functions and the +default markers, at the default feature
@@ -58,6 +61,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 	"sigs.k8s.io/yaml"
 
+	apiextensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
+	aggregatorscheme "k8s.io/kube-aggregator/pkg/apiserver/scheme"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	// The API groups the API server serves, as pkg/controlplane imports them.
@@ -252,11 +257,11 @@ func run(object map[string]interface{}) result {
 	if err != nil {
 		return result{Error: err.Error()}
 	}
-	decoded, err := decodeOnly(body, false)
+	decoded, err := decodeOnly(gv, body, false)
 	if err != nil {
 		return result{Error: err.Error()}
 	}
-	defaulted, err := decodeOnly(body, true)
+	defaulted, err := decodeOnly(gv, body, true)
 	if err != nil {
 		return result{Error: err.Error()}
 	}
@@ -295,10 +300,22 @@ func clock(v interface{}, now time.Time) interface{} {
 	return v
 }
 
+// schemeFor is the scheme the server decodes gv with: the legacy scheme, but for the groups the
+// apiextensions-apiserver and the kube-aggregator serve from their own.
+func schemeFor(gv schema.GroupVersion) *runtime.Scheme {
+	switch gv.Group {
+	case "apiextensions.k8s.io":
+		return apiextensionsapiserver.Scheme
+	case "apiregistration.k8s.io":
+		return aggregatorscheme.Scheme
+	}
+	return legacyscheme.Scheme
+}
+
 // decodeOnly decodes body into its external Go type, defaults it when asked, and encodes it
 // again.
-func decodeOnly(body []byte, defaulting bool) (interface{}, error) {
-	scheme := legacyscheme.Scheme
+func decodeOnly(gv schema.GroupVersion, body []byte, defaulting bool) (interface{}, error) {
+	scheme := schemeFor(gv)
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme, kjson.SerializerOptions{})
 	obj, _, err := serializer.Decode(body, nil, nil)
 	if err != nil {
@@ -327,7 +344,7 @@ func encodeJSON(serializer runtime.Encoder, obj runtime.Object) (interface{}, er
 // codec decodes body into the internal version through its external type (defaulting it on the
 // way when asked, as the server's DecoderToVersion does) and encodes it back to gv.
 func codec(gv schema.GroupVersion, defaulting bool, body []byte) (interface{}, error) {
-	scheme := legacyscheme.Scheme
+	scheme := schemeFor(gv)
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme, kjson.SerializerOptions{})
 	internal := schema.GroupVersion{Group: gv.Group, Version: runtime.APIVersionInternal}
 	var defaulter runtime.ObjectDefaulter

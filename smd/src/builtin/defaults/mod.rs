@@ -19,6 +19,7 @@ mod apps;
 mod autoscaling;
 mod batch;
 mod core;
+mod extensions;
 mod flowcontrol;
 mod markers;
 mod networking;
@@ -102,6 +103,7 @@ pub fn kinds() -> impl Iterator<Item = &'static Kind> {
         flowcontrol::KINDS,
         resource::KINDS,
         others::KINDS,
+        extensions::KINDS,
     ]
     .into_iter()
     .flatten()
@@ -127,6 +129,7 @@ fn functions() -> impl Iterator<Item = &'static Function> {
         flowcontrol::FUNCTIONS,
         resource::FUNCTIONS,
         others::FUNCTIONS,
+        extensions::FUNCTIONS,
     ]
     .into_iter()
     .flatten()

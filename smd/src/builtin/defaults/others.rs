@@ -1,8 +1,7 @@
 //! The groups with little or no defaulting: policy, scheduling.k8s.io, discovery.k8s.io,
 //! certificates.k8s.io, coordination.k8s.io, node.k8s.io, events.k8s.io, the review kinds of
 //! authentication and authorization, storagemigration.k8s.io (k8s.io/kubernetes v1.37.2,
-//! `pkg/apis/<group>/v1/defaults.go` and `zz_generated.defaults.go`), and the two groups the
-//! legacy scheme does not hold.
+//! `pkg/apis/<group>/v1/defaults.go` and `zz_generated.defaults.go`).
 
 use super::{Defaulting, Function, Kind, default_nil, string};
 
@@ -15,23 +14,8 @@ const fn kind(group: &'static str, kind: &'static str, defaulting: Defaulting) -
     }
 }
 
-/// Not in k8s.io/kubernetes' legacy scheme: served by the apiextensions-apiserver and the
-/// kube-aggregator, whose schemes have their own defaulting.
-const OWN_SCHEME: &str =
-    "served from another scheme (apiextensions-apiserver, kube-aggregator), not implemented";
-
 /// Every kind of these groups the server serves.
 pub(super) const KINDS: &[Kind] = &[
-    kind(
-        "apiextensions.k8s.io",
-        "CustomResourceDefinition",
-        Defaulting::Missing(OWN_SCHEME),
-    ),
-    kind(
-        "apiregistration.k8s.io",
-        "APIService",
-        Defaulting::Missing(OWN_SCHEME),
-    ),
     kind(
         "authentication.k8s.io",
         "SelfSubjectReview",
