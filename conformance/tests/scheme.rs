@@ -338,7 +338,8 @@ fn defaulting_agrees_with_the_scheme() {
             continue;
         };
         let mut ours = decoded.clone();
-        smd::builtin::default(&case.gvk, &mut ours);
+        // The oracle writes the time the defaulting took from the clock as `<now>`.
+        smd::builtin::defaults::default_at(&case.gvk, &mut ours, "<now>");
         match (first_difference(&ours, defaulted, ""), coverage(&case.gvk)) {
             (None, _) => agree += 1,
             // A kind whose table says what is not implemented may differ, and only there.
@@ -435,6 +436,7 @@ fn every_served_kind_is_covered() {
         }
     }
     let mut missing = Vec::new();
+    let mut clocked = Vec::new();
     for k in kinds() {
         let key = (k.group.to_owned(), k.version.to_owned(), k.kind.to_owned());
         let (count, defaulted) = changed.get(&key).copied().unwrap_or((0, 0));
@@ -449,14 +451,24 @@ fn every_served_kind_is_covered() {
                 "{key:?} is said to have defaulting, but none of its {count} cases shows it"
             )),
             Defaulting::Missing(why) => missing.push(format!("{key:?}: {why}")),
+            Defaulting::Clocked(why) => {
+                clocked.push(format!("{key:?}: {why}"));
+                if defaulted == 0 {
+                    problems.push(format!(
+                        "{key:?} is said to have defaulting, but none of its {count} cases shows it"
+                    ));
+                }
+            }
             _ => {}
         }
     }
     println!(
-        "coverage: {} served kinds and versions, {} without implemented defaulting:\n{}",
+        "coverage: {} served kinds and versions, {} without implemented defaulting:\n{}\n{} with a default from the clock (default_at):\n{}",
         served.len(),
         missing.len(),
-        missing.join("\n")
+        missing.join("\n"),
+        clocked.len(),
+        clocked.join("\n")
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -74,6 +74,9 @@ pub enum Defaulting {
     None,
     /// It has defaulting that is not implemented here; the text says what.
     Missing(&'static str),
+    /// It has defaulting, all of it implemented here, part of it from the server's clock (the
+    /// text says which): [`default_at`] does all of it, [`default`] all but that part.
+    Clocked(&'static str),
 }
 
 /// One kind and version of a group, and what its defaulting is.
@@ -153,25 +156,38 @@ pub fn sources(type_name: &str) -> Vec<&'static str> {
 }
 
 /// The scheme's defaulting of `kind` applied to `object` (a body after the round trip through
-/// its Go type). Kinds the embedded schema does not know are left alone.
+/// its Go type), with no clock: a field the server sets to the current time
+/// (`DeviceTaint.timeAdded`) is left unset; [`default_at`] sets it. Kinds the embedded schema
+/// does not know are left alone.
 pub fn default(kind: &GroupVersionKind, object: &mut Value) {
+    run(kind, object, None);
+}
+
+/// [`default`], with the server's clock: `now` is the current time as the server writes a
+/// `metav1.Time` (RFC 3339, whole seconds, UTC: `2026-12-03T17:00:00Z`), given to the fields
+/// `SetDefaults_*` functions set from `time.Now()`.
+pub fn default_at(kind: &GroupVersionKind, object: &mut Value, now: &str) {
+    run(kind, object, Some(now));
+}
+
+fn run(kind: &GroupVersionKind, object: &mut Value, now: Option<&str>) {
     let Some(type_name) = smd_schema::kubernetes::v1_37_gvk().get(kind) else {
         return;
     };
     let schema = smd_schema::kubernetes::v1_37();
     let tr = schema.type_ref(type_name);
-    walk(schema, &tr, object, 0);
+    walk(schema, &tr, object, now, 0);
 }
 
 /// Deeper than any built-in type nests; a bound so a hostile body cannot exhaust the stack.
 const MAX_DEPTH: usize = 64;
 
-fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, depth: usize) {
+fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, now: Option<&str>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     if let (Some(name), Value::Map(map)) = (tr.named_type(), &mut *value) {
-        apply_type(name, map);
+        apply_type(name, map, now);
     }
     let Some(atom) = schema.resolve(tr) else {
         return;
@@ -191,7 +207,7 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, depth: usize) {
                     },
                     None => continue,
                 };
-                walk(schema, field_type, child, depth + 1);
+                walk(schema, field_type, child, now, depth + 1);
             }
         }
         Value::List(items) => {
@@ -199,7 +215,7 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, depth: usize) {
                 return;
             };
             for item in items.iter_mut() {
-                walk(schema, list.element_type(), item, depth + 1);
+                walk(schema, list.element_type(), item, now, depth + 1);
             }
         }
         _ => {}
@@ -211,6 +227,8 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, depth: usize) {
 struct TypeDefaulting {
     functions: Vec<fn(&mut Map)>,
     markers: Vec<(&'static Marker, Value)>,
+    /// Fields set from the clock when nil.
+    clocked: Vec<&'static str>,
 }
 
 /// The tables by type name, built once: the walk looks every named type up.
@@ -228,18 +246,26 @@ fn by_type() -> &'static HashMap<&'static str, TypeDefaulting> {
                 out.entry(m.type_name).or_default().markers.push((m, value));
             }
         }
+        for (type_name, field) in resource::CLOCKED {
+            out.entry(type_name).or_default().clocked.push(field);
+        }
         out
     })
 }
 
 /// A type's own defaulting: its function(s), then its fields' markers, as the generated code
 /// orders them.
-fn apply_type(type_name: &str, map: &mut Map) {
+fn apply_type(type_name: &str, map: &mut Map, now: Option<&str>) {
     let Some(defaulting) = by_type().get(type_name) else {
         return;
     };
     for function in &defaulting.functions {
         function(map);
+    }
+    if let Some(now) = now {
+        for field in &defaulting.clocked {
+            default_nil(map, field, string(now));
+        }
     }
     for (marker, value) in &defaulting.markers {
         apply_marker(marker, value, map);

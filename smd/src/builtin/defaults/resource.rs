@@ -6,8 +6,11 @@ use smd_fieldpath::value::Map;
 use super::{Defaulting, Function, Kind, default_zero, is_zero, str_of, string};
 
 /// `SetDefaults_DeviceTaint` (defaults.go:50) sets `timeAdded` to the server's clock when a
-/// taint has none: a value no offline answer can give.
+/// taint has none.
 const CLOCK: &str = "DeviceTaint.timeAdded is set from the server's clock (defaults.go:50)";
+
+/// The fields set from the server's clock when nil, by type (`default_at` sets them).
+pub(super) const CLOCKED: &[(&str, &str)] = &[("io.k8s.api.resource.v1.DeviceTaint", "timeAdded")];
 
 const fn kind(kind: &'static str, defaulting: Defaulting) -> Kind {
     Kind {
@@ -21,10 +24,10 @@ const fn kind(kind: &'static str, defaulting: Defaulting) -> Kind {
 /// Every kind of resource.k8s.io/v1 the server serves.
 pub(super) const KINDS: &[Kind] = &[
     kind("DeviceClass", Defaulting::None),
-    kind("DeviceTaintRule", Defaulting::Missing(CLOCK)),
+    kind("DeviceTaintRule", Defaulting::Clocked(CLOCK)),
     kind("ResourceClaim", Defaulting::Defaults),
     kind("ResourceClaimTemplate", Defaulting::Defaults),
-    kind("ResourceSlice", Defaulting::Missing(CLOCK)),
+    kind("ResourceSlice", Defaulting::Clocked(CLOCK)),
 ];
 
 /// The functions, by the type they default.

@@ -117,3 +117,20 @@ fn hostile_shapes_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn only_default_at_reads_the_clock() {
+    let gvk = GroupVersionKind::new("resource.k8s.io", "v1", "DeviceTaintRule");
+    let body = r#"{"spec":{"taint":{"key":"k","effect":"NoSchedule"}}}"#;
+    let mut without = json(body);
+    default(&gvk, &mut without);
+    assert_eq!(without, json(body));
+    let mut with = json(body);
+    super::default_at(&gvk, &mut with, "2026-12-03T17:00:00Z");
+    assert_eq!(
+        with,
+        json(
+            r#"{"spec":{"taint":{"key":"k","effect":"NoSchedule","timeAdded":"2026-12-03T17:00:00Z"}}}"#
+        )
+    );
+}
