@@ -517,7 +517,8 @@ fn pod(pod: &mut Map) {
         for key in ["containers", "initContainers"] {
             for c in list_maps(spec, key) {
                 for port in list_maps(c, "ports") {
-                    if is_zero(port, "hostPort") {
+                    // A zero containerPort makes a zero hostPort, which the encoder omits.
+                    if is_zero(port, "hostPort") && !is_zero(port, "containerPort") {
                         if let Some(p) = port.get("containerPort").cloned() {
                             port.insert("hostPort", p);
                         }
