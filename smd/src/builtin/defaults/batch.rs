@@ -47,7 +47,8 @@ fn job(job: &mut Map) {
         .and_then(|s| map_mut(s, "template"))
         .and_then(|t| map_mut(t, "metadata"))
         .and_then(|m| m.get("labels"))
-        .filter(|l| !l.is_null())
+        // An empty map copied stays empty, which the encoder omits.
+        .filter(|l| l.as_map().is_some_and(|m| !m.is_empty()))
         .cloned();
     let Some(spec) = map_at(job, "spec") else {
         return;

@@ -257,7 +257,8 @@ fn replication_controller(rc: &mut Map) {
         .and_then(|spec| map_mut(spec, "template"))
         .and_then(|template| map_mut(template, "metadata"))
         .and_then(|meta| meta.get("labels"))
-        .filter(|l| !l.is_null())
+        // An empty map copied stays empty, which the encoder omits.
+        .filter(|l| l.as_map().is_some_and(|m| !m.is_empty()))
         .cloned();
     let Some(labels) = labels else {
         return;
