@@ -11,6 +11,8 @@ pub mod gotypes;
 pub mod quantity;
 mod roundtrip;
 
+pub mod defaults;
+
 use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
 
@@ -80,7 +82,7 @@ pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, De
 
 /// The scheme's defaulting of `kind` applied to an object that went through [`round_trip`].
 pub fn default(kind: &GroupVersionKind, object: &mut Value) {
-    let _ = (kind, object);
+    defaults::default(kind, object);
 }
 
 /// What the API server makes of a body of `kind`: [`round_trip`], then [`default`].
