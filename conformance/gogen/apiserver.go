@@ -149,6 +149,9 @@ func (c *apiClient) must(method, path string, body []byte, ok ...int) ([]byte, e
 }
 
 func runAPIServer(args []string) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return runAPIServerServe(args[1:])
+	}
 	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", "scenario directory (default ../apiserver/scenarios from the module directory)")
 	goldens := fs.String("goldens", "", "golden directory (default ../apiserver/goldens from the module directory)")
@@ -345,37 +348,45 @@ func loadAPIServerFile(path string) (apiserverFile, error) {
 		return f, errors.New("no cases")
 	}
 	for _, c := range f.Cases {
-		if !dnsLabel.MatchString(c.Name) || c.Name == "default" || strings.HasPrefix(c.Name, "kube-") {
-			return f, fmt.Errorf("case %q: a name must be a DNS label (it is the case's namespace), not default or kube-*", c.Name)
-		}
-		if len(c.Steps) == 0 {
-			return f, fmt.Errorf("case %q: no steps", c.Name)
-		}
-		for i, s := range c.Steps {
-			switch s.Method {
-			case "GET", "POST", "PUT", "PATCH", "DELETE":
-			default:
-				return f, fmt.Errorf("case %q: steps[%d]: method %q", c.Name, i, s.Method)
-			}
-			if !strings.HasPrefix(s.Path, "/") || strings.Contains(s.Path, "?") {
-				return f, fmt.Errorf("case %q: steps[%d]: path %q must start with / and hold no query (use query:)", c.Name, i, s.Path)
-			}
-			if s.Body != nil && s.BodyText != nil {
-				return f, fmt.Errorf("case %q: steps[%d]: body and bodyText exclude each other", c.Name, i)
-			}
-			if s.Method == "PATCH" && s.ContentType == "" {
-				return f, fmt.Errorf("case %q: steps[%d]: a PATCH needs a contentType", c.Name, i)
-			}
-			for k, v := range s.Query {
-				switch v.(type) {
-				case string, bool, int:
-				default:
-					return f, fmt.Errorf("case %q: steps[%d]: query %s: a string, bool or int, not %T", c.Name, i, k, v)
-				}
-			}
+		if err := validateAPIServerCase(c); err != nil {
+			return f, err
 		}
 	}
 	return f, nil
+}
+
+// validateAPIServerCase checks what replayAPIServerCase relies on.
+func validateAPIServerCase(c apiserverCase) error {
+	if !dnsLabel.MatchString(c.Name) || c.Name == "default" || strings.HasPrefix(c.Name, "kube-") {
+		return fmt.Errorf("case %q: a name must be a DNS label (it is the case's namespace), not default or kube-*", c.Name)
+	}
+	if len(c.Steps) == 0 {
+		return fmt.Errorf("case %q: no steps", c.Name)
+	}
+	for i, s := range c.Steps {
+		switch s.Method {
+		case "GET", "POST", "PUT", "PATCH", "DELETE":
+		default:
+			return fmt.Errorf("case %q: steps[%d]: method %q", c.Name, i, s.Method)
+		}
+		if !strings.HasPrefix(s.Path, "/") || strings.Contains(s.Path, "?") {
+			return fmt.Errorf("case %q: steps[%d]: path %q must start with / and hold no query (use query:)", c.Name, i, s.Path)
+		}
+		if s.Body != nil && s.BodyText != nil {
+			return fmt.Errorf("case %q: steps[%d]: body and bodyText exclude each other", c.Name, i)
+		}
+		if s.Method == "PATCH" && s.ContentType == "" {
+			return fmt.Errorf("case %q: steps[%d]: a PATCH needs a contentType", c.Name, i)
+		}
+		for k, v := range s.Query {
+			switch v.(type) {
+			case string, bool, int:
+			default:
+				return fmt.Errorf("case %q: steps[%d]: query %s: a string, bool or int, not %T", c.Name, i, k, v)
+			}
+		}
+	}
+	return nil
 }
 
 // jsonBody turns a YAML body into the JSON a client sends, and names the object.

@@ -6,6 +6,7 @@
 //	gogen serve [--replays N]
 //	gogen examples [--in DIR] [--out DIR] [--replays N]
 //	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
+//	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -34,6 +35,9 @@ const usage = `usage:
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
       (defaults: ../apiserver/scenarios and ../apiserver/goldens; see conformance/apiserver/regen)
+  gogen apiserver serve [--parallel N]
+      the real-server side of conformance/apiserver/differential: the first stdin line is
+      {"crds": [...]}, every later line one case; each answer line is the case's golden result
 `
 
 func main() {
