@@ -530,7 +530,9 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			if err != nil {
 				return nil, fmt.Errorf("steps[%d]: %v", i, err)
 			}
-			requestedName = name
+			// A body may name the case's namespace (a Namespace object's name, for one).
+			requestedName = strings.ReplaceAll(name, "{namespace}", ns)
+			b = bytes.ReplaceAll(b, []byte("{namespace}"), []byte(ns))
 			// A body may name the object's current resourceVersion (an update of a custom
 			// resource needs one): the latest the case has seen.
 			body = bytes.ReplaceAll(b, []byte(`"{resourceVersion}"`), []byte(strconv.Quote(lastVersion)))

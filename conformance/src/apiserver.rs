@@ -180,30 +180,44 @@ pub fn replay_file(scenario: &Path, golden: &Path) -> Result<Vec<StepReport>, St
         let expected = golden["results"][name]["steps"]
             .as_array()
             .ok_or_else(|| format!("case {name}: no golden (run conformance/apiserver/regen)"))?;
-        let steps = case["steps"].as_array().ok_or("no steps")?;
-        if steps.len() != expected.len() {
-            return Err(format!(
-                "case {name}: {} steps, the golden has {} (run conformance/apiserver/regen)",
-                steps.len(),
-                expected.len()
-            ));
-        }
-        let mut replay = CaseReplay {
-            namespace: name,
-            crds: &crds,
-            endpoints: BTreeMap::new(),
-            store: BTreeMap::new(),
-        };
-        for (i, (step, server)) in steps.iter().zip(expected).enumerate() {
-            let outcome = replay
-                .step(i + 1, step, server)
-                .map_err(|e| format!("case {name}: step {}: {e}", i + 1))?;
-            reports.push(StepReport {
-                case: name.to_owned(),
-                step: i + 1,
-                outcome,
-            });
-        }
+        reports.extend(replay_case(case, &crds, expected)?);
+    }
+    Ok(reports)
+}
+
+/// Replays one case (a scenario case: name, steps) against the server's answers to it (the
+/// golden's `steps`), with the CRDs its file declares. The differential run calls this with
+/// the answers `gogen apiserver serve` got a moment before.
+pub fn replay_case(
+    case: &Json,
+    crds: &[Value],
+    expected: &[Json],
+) -> Result<Vec<StepReport>, String> {
+    let name = case["name"].as_str().ok_or("a case without a name")?;
+    let steps = case["steps"].as_array().ok_or("no steps")?;
+    if steps.len() != expected.len() {
+        return Err(format!(
+            "case {name}: {} steps, the golden has {} (run conformance/apiserver/regen)",
+            steps.len(),
+            expected.len()
+        ));
+    }
+    let mut replay = CaseReplay {
+        namespace: name,
+        crds,
+        endpoints: BTreeMap::new(),
+        store: BTreeMap::new(),
+    };
+    let mut reports = Vec::new();
+    for (i, (step, server)) in steps.iter().zip(expected).enumerate() {
+        let outcome = replay
+            .step(i + 1, step, server)
+            .map_err(|e| format!("case {name}: step {}: {e}", i + 1))?;
+        reports.push(StepReport {
+            case: name.to_owned(),
+            step: i + 1,
+            outcome,
+        });
     }
     Ok(reports)
 }
@@ -234,6 +248,11 @@ fn parse_path(path: &str) -> Result<Target, String> {
         _ => return Err(format!("path {path}: not /api/... or /apis/...")),
     };
     let (plural, subresource) = match rest {
+        // Namespaces are cluster-scoped: their collection, one, or its status.
+        ["namespaces"] | ["namespaces", _] if group.is_empty() => ("namespaces", ""),
+        ["namespaces", _, sub @ ("status" | "finalize")] if group.is_empty() => {
+            ("namespaces", *sub)
+        }
         ["namespaces", _, plural] | ["namespaces", _, plural, _] => (*plural, ""),
         ["namespaces", _, plural, _, sub] => (*plural, *sub),
         _ => return Err(format!("path {path}: not a namespaced resource")),
@@ -257,9 +276,27 @@ fn parse_path(path: &str) -> Result<Target, String> {
 /// The built-in resources the scenarios use, by group and plural.
 const BUILT_IN: &[(&str, &str, &str)] = &[
     ("", "configmaps", "ConfigMap"),
+    ("", "namespaces", "Namespace"),
+    ("", "persistentvolumeclaims", "PersistentVolumeClaim"),
     ("", "pods", "Pod"),
+    ("", "secrets", "Secret"),
+    ("", "serviceaccounts", "ServiceAccount"),
     ("", "services", "Service"),
+    ("apps", "daemonsets", "DaemonSet"),
     ("apps", "deployments", "Deployment"),
+    ("apps", "statefulsets", "StatefulSet"),
+    (
+        "autoscaling",
+        "horizontalpodautoscalers",
+        "HorizontalPodAutoscaler",
+    ),
+    ("batch", "cronjobs", "CronJob"),
+    ("batch", "jobs", "Job"),
+    ("networking.k8s.io", "ingresses", "Ingress"),
+    ("networking.k8s.io", "networkpolicies", "NetworkPolicy"),
+    ("policy", "poddisruptionbudgets", "PodDisruptionBudget"),
+    ("rbac.authorization.k8s.io", "rolebindings", "RoleBinding"),
+    ("rbac.authorization.k8s.io", "roles", "Role"),
 ];
 
 impl CaseReplay<'_> {
@@ -300,6 +337,11 @@ impl CaseReplay<'_> {
     }
 
     fn step(&mut self, k: usize, step: &Json, server: &Json) -> Result<Outcome, String> {
+        // A step may name the case's namespace in its path and its body (a Namespace's
+        // name), as gogen replaces it.
+        let step: &Json =
+            &serde_json::from_str(&step.to_string().replace("{namespace}", self.namespace))
+                .map_err(|e| e.to_string())?;
         let method = step["method"].as_str().ok_or("no method")?;
         let path = step["path"]
             .as_str()
