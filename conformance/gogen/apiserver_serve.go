@@ -25,7 +25,7 @@ import (
 
 func runAPIServerServe(args []string) int {
 	fs := flag.NewFlagSet("apiserver serve", flag.ContinueOnError)
-	parallel := fs.Int("parallel", 48, "cases replayed at once")
+	parallel := fs.Int("parallel", 96, "cases replayed at once")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *parallel < 1 {
 		fmt.Fprint(os.Stderr, usage)
 		return 2

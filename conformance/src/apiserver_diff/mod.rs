@@ -119,9 +119,13 @@ pub fn findings(case: &Json, crds: &[Value], answer: &Json) -> Vec<Finding> {
 fn step_kind(step: &Json) -> &'static str {
     let path = step["path"].as_str().unwrap_or_default();
     let segments: Vec<&str> = path.split('/').collect();
+    // Every namespaced path holds "namespaces" too: a Namespace only when nothing else matches.
+    let matching = |k: &&generate::Kind| segments.contains(&k.plural);
     generate::KINDS
         .iter()
-        .find(|k| segments.contains(&k.plural))
+        .filter(|k| k.namespaced)
+        .find(matching)
+        .or_else(|| generate::KINDS.iter().find(matching))
         .map_or("?", |k| k.kind)
 }
 
@@ -292,15 +296,37 @@ fn truncate_at(case: &Json, found: &[Finding], category: &str) -> Json {
     case
 }
 
+/// A sequence made small.
+#[derive(Debug, Clone)]
+pub struct Shrunk {
+    /// The category it shows.
+    pub category: String,
+    /// The index of the sequence it was cut from.
+    pub index: u64,
+    /// The case.
+    pub case: Json,
+    /// What differs at its last step.
+    pub detail: String,
+}
+
+/// The detail of the first finding of `category`.
+fn detail_of(found: &[Finding], category: &str) -> String {
+    found
+        .iter()
+        .find(|f| f.category == category)
+        .map(|f| f.detail.clone())
+        .unwrap_or_default()
+}
+
 /// Shrinks each example to fewer steps that still show its category: rounds of "drop one
 /// step", every candidate of every example sent to the server at once, the first that still
-/// shows the category kept. Returns (category, index, shrunk case, its findings).
+/// shows the category kept.
 pub fn shrink(
     server: &mut Server,
     examples: &BTreeMap<String, (u64, Json)>,
     seed: u64,
-) -> Result<Vec<(String, u64, Json)>, String> {
-    let mut current: Vec<(String, u64, Json, bool)> = Vec::new();
+) -> Result<Vec<Shrunk>, String> {
+    let mut current: Vec<(Shrunk, bool)> = Vec::new();
     let mut counter = 0u64;
     let mut rename = |case: &Json| {
         counter += 1;
@@ -319,15 +345,19 @@ pub fn shrink(
             .unwrap_or_default();
         let shows = found.iter().any(|f| &f.category == category);
         current.push((
-            category.clone(),
-            *index,
-            truncate_at(case, &found, category),
+            Shrunk {
+                category: category.clone(),
+                index: *index,
+                case: truncate_at(case, &found, category),
+                detail: detail_of(&found, category),
+            },
             !shows,
         ));
     }
     loop {
         let mut candidates: Vec<(usize, Json)> = Vec::new();
-        for (e, (_, _, case, done)) in current.iter().enumerate() {
+        for (e, (shrunk, done)) in current.iter().enumerate() {
+            let case = &shrunk.case;
             let len = case["steps"].as_array().map_or(0, Vec::len);
             if *done || len < 2 {
                 continue;
@@ -353,26 +383,34 @@ pub fn shrink(
             let name = c["name"].as_str().unwrap_or_default();
             let Some(a) = answers.get(name) else { continue };
             let found = findings(c, &server.crds, a);
-            let category = current[*e].0.clone();
+            let category = current[*e].0.category.clone();
             if found.iter().any(|f| f.category == category) {
-                current[*e].2 = truncate_at(c, &found, &category);
+                current[*e].0.case = truncate_at(c, &found, &category);
+                current[*e].0.detail = detail_of(&found, &category);
                 improved[*e] = true;
             }
         }
         for (e, entry) in current.iter_mut().enumerate() {
             if !improved[e] {
-                entry.3 = true;
+                entry.1 = true;
             }
         }
     }
-    Ok(current
-        .into_iter()
-        .map(|(category, index, case, _)| (category, index, case))
-        .collect())
+    Ok(current.into_iter().map(|(s, _)| s).collect())
 }
 
-/// A shrunk case as a scenario case, ready to paste under `cases:`.
-pub fn scenario_text(category: &str, seed: u64, index: u64, case: &Json) -> String {
+/// A shrunk case as a scenario case, ready to paste under `cases:`, after comment lines naming
+/// its category and what differs.
+pub fn scenario_text(seed: u64, shrunk: &Shrunk) -> String {
+    let (category, index, case) = (&shrunk.category, shrunk.index, &shrunk.case);
+    let mut out = format!("# {category}\n");
+    for line in shrunk.detail.lines() {
+        let line: String = line
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        out.push_str(&format!("#   {}\n", line.trim()));
+    }
     let mut c = case.clone();
     c["name"] = json!(format!("diff-{seed}-{index}"));
     c["note"] = json!(format!(
@@ -383,7 +421,8 @@ pub fn scenario_text(category: &str, seed: u64, index: u64, case: &Json) -> Stri
             m.remove("serviceAccount");
         }
     }
-    crate::differential::yaml::case_yaml(&c)
+    out.push_str(&crate::differential::yaml::case_yaml(&c));
+    out
 }
 
 /// The committed counts a run must not exceed.
@@ -448,23 +487,25 @@ impl Baseline {
         out
     }
 
-    /// What the ratchet refuses in `counts`: a new category, or (for the baseline's own seed and
-    /// count) a count above the baseline's. Also returns the counts that fell.
+    /// What the ratchet refuses in `counts`, as (category, why): a new category, or (for the
+    /// baseline's own seed and count) a count above the baseline's. Also returns the counts
+    /// that fell.
     pub fn check(
         &self,
         seed: u64,
         count: u64,
         counts: &BTreeMap<String, u64>,
-    ) -> (Vec<String>, Vec<String>) {
+    ) -> (Vec<(String, String)>, Vec<String>) {
         let same_run = seed == self.seed && count == self.count;
         let mut refused = Vec::new();
         let mut fell = Vec::new();
         for (category, n) in counts {
             match self.counts.get(category) {
-                None => refused.push(format!("new category ({n}): {category}")),
-                Some(b) if same_run && n > b => {
-                    refused.push(format!("{category}: {n}, the baseline allows {b}"))
-                }
+                None => refused.push((category.clone(), format!("new category ({n}): {category}"))),
+                Some(b) if same_run && n > b => refused.push((
+                    category.clone(),
+                    format!("{category}: {n}, the baseline allows {b}"),
+                )),
                 _ => {}
             }
         }
@@ -518,7 +559,8 @@ mod tests {
         counts.insert("d".to_owned(), 1);
         counts.remove("c");
         let (refused, fell) = b.check(1, 10, &counts);
-        assert_eq!(refused.len(), 2, "{refused:?}");
+        let refused: Vec<&str> = refused.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(refused, ["a b", "d"]);
         assert_eq!(fell.len(), 1, "{fell:?}");
         // Another run only refuses new categories.
         let (refused, fell) = b.check(2, 10, &counts);
