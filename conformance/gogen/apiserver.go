@@ -73,6 +73,8 @@ type apiserverStep struct {
 // The projected token volume admission adds to a Pod: kube-api-access-<5 random characters>.
 var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
 
+var digits = regexp.MustCompile(`[0-9]+`)
+
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 type apiClient struct {
@@ -863,6 +865,16 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		}
 		for uid, p := range n.uids {
 			t = strings.ReplaceAll(t, uid, p)
+		}
+		if key == "message" {
+			// A refusal may name a resourceVersion (a delete precondition's "in record
+			// (316)"): a whole number already numbered becomes its placeholder.
+			t = digits.ReplaceAllStringFunc(t, func(d string) string {
+				if p, ok := n.versions[d]; ok {
+					return p
+				}
+				return d
+			})
 		}
 		return t, nil
 	case jNumber:

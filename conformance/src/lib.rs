@@ -15,6 +15,7 @@ pub mod differential;
 mod fieldmanager_ops;
 mod fieldset;
 mod inputs;
+pub mod normalise;
 pub mod openapi_ops;
 mod scenario;
 mod schema_ops;

@@ -6,12 +6,14 @@
 //! * [`merge`]: the Updater: apply and update per manager, with conflicts;
 //! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
 //!   manager identity and times, the cap of Update managers, reset fields, scale;
-//! * [`builtin`]: built-in objects as the API server decodes and defaults them.
+//! * [`builtin`]: built-in objects as the API server decodes and defaults them;
+//! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one.
 
 #![deny(missing_docs)]
 
 pub use smd_fieldpath as fieldpath;
 
+pub mod apiserver;
 pub mod builtin;
 pub mod managedfields;
 pub mod merge;

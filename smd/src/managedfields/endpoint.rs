@@ -505,6 +505,19 @@ impl Endpoint {
         })
     }
 
+    /// The Scale the scale subresource shows of `parent` (what a GET of `.../scale` and a
+    /// write to it answer): `spec.replicas`, `status.replicas`, the selector, the parent's
+    /// name, namespace, uid, resourceVersion and creationTimestamp.
+    pub fn scale_of(&self, parent: &Value) -> Result<Value, Error> {
+        let Some((scale, _)) = &self.scale else {
+            return Err(self.not_served("scale"));
+        };
+        match &scale.custom {
+            None => scale_object(parent),
+            Some((selector, _)) => custom_scale_object(parent, scale, selector.as_deref()),
+        }
+    }
+
     /// kubectl's move of `stored` from client-side to server-side apply by `manager`
     /// (`migrateToSSAIfNecessary`): the Update managers owning the last-applied annotation
     /// (or `csa_managers`, when given) hand their fields to `manager`'s Apply entry, and the

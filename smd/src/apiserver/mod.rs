@@ -1,0 +1,56 @@
+//! An in-memory Kubernetes API server: the request layer around the field manager, answering
+//! HTTP-shaped [`Request`]s with what a kube-apiserver v1.37.2 answers ([`Response`]: the
+//! object, or a `Status` with its code, reason, details and message) and keeping the objects
+//! as it keeps them (`resourceVersion` from one revision counter, `uid`, `generation`,
+//! `creationTimestamp`).
+//!
+//! ```
+//! use smd::apiserver::{ApiServer, Request, APPLY_PATCH};
+//! use smd::managedfields::Timestamp;
+//!
+//! let mut server = ApiServer::new();
+//! server.set_time(Timestamp::parse("2024-05-01T10:00:00Z")?);
+//! let path = "/api/v1/namespaces/default/configmaps/web";
+//! let apply = |data: &str, manager: &str| {
+//!     Request::new("PATCH", path)
+//!         .with_query("fieldManager", manager)
+//!         .with_body(APPLY_PATCH, format!(
+//!             "{{apiVersion: v1, kind: ConfigMap, metadata: {{name: web}}, data: {data}}}"))
+//! };
+//! let created = server.handle(&apply("{a: '1'}", "kubectl"));
+//! assert_eq!(created.code, 201);
+//! // Another manager applying another value conflicts, as the server says it.
+//! let refused = server.handle(&apply("{a: '2'}", "helm"));
+//! assert_eq!(refused.code, 409);
+//! assert_eq!(refused.message(), Some("Apply failed with 1 conflict: conflict with \"kubectl\": .data.a"));
+//! // A read of a missing object.
+//! let missing = server.handle(&Request::new("GET", "/api/v1/namespaces/default/configmaps/db"));
+//! assert_eq!((missing.code, missing.message()), (404, Some("configmaps \"db\" not found")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The parts: [`http`](Request) (the request and the answer), routing (the resources a real
+//! server's discovery lists, [`Resource`]; CRDs through [`ApiServer::add_crd`]), the store
+//! ([`ObjectKey`]), the refusals as `Status` objects, and the verbs ([`ApiServer::handle`]).
+//! The per-kind work is the kind's [`Endpoint`](crate::managedfields::Endpoint); bodies of
+//! built-in kinds go through [`crate::builtin::decode`].
+//!
+//! Not served: list, watch, deletecollection; namespaces need not exist; admission plugins,
+//! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
+//! cluster IPs and node ports are not done.
+
+mod http;
+mod patch;
+mod resources_table;
+mod routes;
+mod server;
+mod status;
+mod store;
+
+pub use http::{
+    APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, PATCH_TYPES, Request, Response,
+    STRATEGIC_MERGE_PATCH,
+};
+pub use routes::Resource;
+pub use server::{ApiServer, SetupError};
+pub use store::ObjectKey;

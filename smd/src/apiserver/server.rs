@@ -1,0 +1,1131 @@
+//! [`ApiServer`]: requests answered as a kube-apiserver answers them, objects kept as it keeps
+//! them. Each verb is one method; the per-kind work (the field manager, reset fields, the
+//! scale round trip) is the kind's [`Endpoint`].
+
+use std::collections::BTreeMap;
+
+use smd_fieldpath::{Map, Value};
+use smd_schema::gvk::GroupVersionKind;
+
+use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
+use super::patch::{self, PatchFailure};
+use super::routes::{self, Resource, Target};
+use super::status::{self, Details};
+use super::store::{ObjectKey, Store};
+use crate::managedfields::{
+    Cause, Endpoint, Request as OptionsKind, Timestamp, TypeResolver, manager_or_user_agent,
+    validate_manager,
+};
+
+/// Why a CRD cannot be served.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The CRD does not convert to a schema smd types objects with.
+    #[error("CustomResourceDefinition {name}: {message}")]
+    Crd {
+        /// The CRD's name.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// An in-memory Kubernetes API server: the resources of Kubernetes 1.37 (and of the CRDs
+/// added), the objects created through it, and one revision counter.
+///
+/// Times: each request is stamped with the server's clock ([`ApiServer::set_time`]), or with
+/// the time given to [`ApiServer::handle_at`]. Uids are a counter written as a UUID, so runs
+/// are reproducible.
+#[derive(Debug)]
+pub struct ApiServer {
+    resources: Vec<Resource>,
+    crds: Vec<Value>,
+    types: TypeResolver,
+    endpoints: BTreeMap<(String, String, String), Endpoint>,
+    store: Store,
+    now: Timestamp,
+}
+
+impl Default for ApiServer {
+    fn default() -> Self {
+        ApiServer::new()
+    }
+}
+
+/// What one request asks, once routed.
+struct Call<'a> {
+    request: &'a Request,
+    resource: Resource,
+    target: Target,
+    key: ObjectKey,
+    dry_run: bool,
+    now: Timestamp,
+}
+
+impl ApiServer {
+    /// A server of the built-in resources, typing objects with the embedded Kubernetes 1.37
+    /// schema, its clock at the Unix epoch.
+    pub fn new() -> ApiServer {
+        ApiServer::with_types(TypeResolver::kubernetes())
+    }
+
+    /// A server typing objects with `types` (a served OpenAPI document, a schema extended
+    /// with CRDs).
+    pub fn with_types(types: TypeResolver) -> ApiServer {
+        ApiServer {
+            resources: routes::builtin(),
+            crds: Vec::new(),
+            types,
+            endpoints: BTreeMap::new(),
+            store: Store::default(),
+            now: Timestamp::from_unix(0),
+        }
+    }
+
+    /// Serves the custom resources of `crd` (an `apiextensions.k8s.io/v1`
+    /// `CustomResourceDefinition`), as the server does once the CRD is established.
+    pub fn add_crd(&mut self, crd: &Value) -> Result<(), SetupError> {
+        let name = nested_str(crd, &["metadata", "name"]).to_owned();
+        let converted = smd_schema::crd::convert(crd).map_err(|e| SetupError::Crd {
+            name: name.clone(),
+            message: e.to_string(),
+        })?;
+        self.types = self
+            .types
+            .clone()
+            .with_crds([converted])
+            .map_err(|e| SetupError::Crd {
+                name: name.clone(),
+                message: e.to_string(),
+            })?;
+        let served = routes::custom(crd);
+        self.resources.retain(|r| {
+            !served
+                .iter()
+                .any(|s| s.group == r.group && s.plural == r.plural)
+        });
+        self.resources.extend(served);
+        self.crds.push(crd.clone());
+        // Every endpoint types with the new schema.
+        self.endpoints.clear();
+        Ok(())
+    }
+
+    /// Sets the clock: the time the next requests are stamped with.
+    pub fn set_time(&mut self, now: Timestamp) {
+        self.now = now;
+    }
+
+    /// The clock.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// The resource served at `group`/`version` as `plural`.
+    pub fn resource(&self, group: &str, version: &str, plural: &str) -> Option<&Resource> {
+        self.resources
+            .iter()
+            .find(|r| r.group == group && r.version == version && r.plural == plural)
+    }
+
+    /// The resource whose objects are of `kind`.
+    pub fn resource_of_kind(&self, kind: &GroupVersionKind) -> Option<&Resource> {
+        self.resources
+            .iter()
+            .find(|r| r.group == kind.group && r.version == kind.version && r.kind == kind.kind)
+    }
+
+    /// The URL path of the object `name` of `resource` in `namespace` (ignored for a
+    /// cluster-scoped resource).
+    pub fn object_path(resource: &Resource, namespace: &str, name: &str) -> String {
+        let mut path = if resource.group.is_empty() {
+            format!("/api/{}", resource.version)
+        } else {
+            format!("/apis/{}/{}", resource.group, resource.version)
+        };
+        if resource.namespaced {
+            path.push_str(&format!("/namespaces/{namespace}"));
+        }
+        path.push('/');
+        path.push_str(&resource.plural);
+        if !name.is_empty() {
+            path.push('/');
+            path.push_str(name);
+        }
+        path
+    }
+
+    /// The key of the object a URL path names (its subresource, if any, ignored); `None` when
+    /// the path names no object of a served resource.
+    pub fn key_of(&self, path: &str) -> Option<ObjectKey> {
+        let target = routes::parse(path, |g, v, p| self.resource(g, v, p).map(|r| r.namespaced))?;
+        (!target.name.is_empty()).then(|| {
+            ObjectKey::new(
+                &target.group,
+                &target.plural,
+                &target.namespace,
+                &target.name,
+            )
+        })
+    }
+
+    /// The stored object at `key`.
+    pub fn object(&self, key: &ObjectKey) -> Option<&Value> {
+        self.store.get(key)
+    }
+
+    /// Every stored object, by key.
+    pub fn objects(&self) -> impl Iterator<Item = (&ObjectKey, &Value)> {
+        self.store.iter()
+    }
+
+    /// Puts `object` in the store at `key` as it is (an object read from a cluster): later
+    /// writes take revisions after its `resourceVersion`.
+    pub fn put_object(&mut self, key: ObjectKey, object: Value) {
+        self.store
+            .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
+        self.store.insert(key, object);
+    }
+
+    /// Removes the object at `key` from the store, without a request.
+    pub fn remove_object(&mut self, key: &ObjectKey) -> Option<Value> {
+        self.store.remove(key)
+    }
+
+    /// The endpoint (field managers, reset fields, scale) of `resource`.
+    pub fn endpoint(&mut self, resource: &Resource) -> Option<&Endpoint> {
+        let key = (
+            resource.group.clone(),
+            resource.version.clone(),
+            resource.plural.clone(),
+        );
+        if !self.endpoints.contains_key(&key) {
+            let endpoint = if resource.custom {
+                let crd = self.crds.iter().rev().find(|crd| {
+                    nested_str(crd, &["spec", "group"]) == resource.group
+                        && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
+                })?;
+                Endpoint::custom_resource(crd, &resource.version, self.types.clone())?
+            } else {
+                Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone())
+            };
+            self.endpoints.insert(key.clone(), endpoint);
+        }
+        self.endpoints.get(&key)
+    }
+
+    /// Answers `request` at the server's clock.
+    pub fn handle(&mut self, request: &Request) -> Response {
+        let now = self.now;
+        self.handle_at(request, now)
+    }
+
+    /// Answers `request` as the API server would at `now`.
+    pub fn handle_at(&mut self, request: &Request, now: Timestamp) -> Response {
+        let resources = &self.resources;
+        let Some(target) = routes::parse(&request.path, |g, v, p| {
+            resources
+                .iter()
+                .find(|r| r.group == g && r.version == v && r.plural == p)
+                .map(|r| r.namespaced)
+        }) else {
+            return status::no_route();
+        };
+        let Some(resource) = self
+            .resource(&target.group, &target.version, &target.plural)
+            .cloned()
+        else {
+            return status::no_route();
+        };
+        let served = match target.subresource.as_str() {
+            "" => true,
+            "status" => resource.status,
+            "scale" => resource.scale,
+            _ => false,
+        };
+        if !served {
+            return status::no_route();
+        }
+        let verb = match (request.method.as_str(), target.name.is_empty()) {
+            ("GET", false) => "get",
+            ("POST", true) => "create",
+            ("PUT", false) => "update",
+            ("PATCH", false) => "patch",
+            ("DELETE", false) => "delete",
+            _ => return status::method_not_allowed(),
+        };
+        if !target.subresource.is_empty() && !matches!(verb, "get" | "update" | "patch") {
+            return status::method_not_allowed();
+        }
+        if target.subresource.is_empty() && !resource.takes(verb) {
+            return status::method_not_allowed();
+        }
+        if request.body.len() > MAX_REQUEST_BODY_BYTES {
+            return status::too_large(MAX_REQUEST_BODY_BYTES);
+        }
+        let options = match verb {
+            "create" => "CreateOptions",
+            "update" => "UpdateOptions",
+            "patch" => "PatchOptions",
+            _ => "DeleteOptions",
+        };
+        let dry_run = request.query_values("dryRun");
+        if let Some(bad) = dry_run.iter().find(|v| **v != "All") {
+            let _ = bad;
+            let values: Vec<String> = dry_run.iter().map(|v| status::quote(v)).collect();
+            let message = format!(
+                "Unsupported value: [{}]: supported values: \"All\"",
+                values.join(",")
+            );
+            return status::invalid(
+                "meta.k8s.io",
+                options,
+                "",
+                vec![Cause {
+                    kind: "FieldValueNotSupported".into(),
+                    message,
+                    field: "dryRun".into(),
+                }],
+            );
+        }
+        let key = ObjectKey::new(
+            &target.group,
+            &target.plural,
+            &target.namespace,
+            &target.name,
+        );
+        let call = Call {
+            request,
+            resource,
+            target,
+            key,
+            dry_run: !dry_run.is_empty(),
+            now,
+        };
+        match verb {
+            "get" => self.get(&call),
+            "create" => self.create(call),
+            "update" => self.update(call),
+            "patch" if content_type(request) == APPLY_PATCH => self.apply(call),
+            "patch" => self.patch(call),
+            _ => self.delete(&call),
+        }
+    }
+
+    fn get(&mut self, call: &Call<'_>) -> Response {
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            return not_found(call);
+        };
+        if call.target.subresource == "scale" {
+            let resource = call.resource.clone();
+            return match self.endpoint(&resource).map(|e| e.scale_of(&stored)) {
+                Some(Ok(scale)) => ok(200, scale),
+                Some(Err(e)) => status::from_error(&e),
+                None => status::no_route(),
+            };
+        }
+        ok(200, stored)
+    }
+
+    fn create(&mut self, call: Call<'_>) -> Response {
+        let manager = manager_of(call.request);
+        if let Err(e) = validate_manager(&manager, OptionsKind::Create) {
+            return status::from_error(&e);
+        }
+        let mut body = match decode_body(call.request, &call.resource) {
+            Ok(b) => b,
+            Err(r) => return r,
+        };
+        if let Some(refusal) = check_kind(&body, &call.resource) {
+            return refusal;
+        }
+        set_kind(&mut body, &call.resource);
+        if let Some(refusal) = set_namespace(&mut body, &call.target) {
+            return refusal;
+        }
+        let mut name = nested_str(&body, &["metadata", "name"]).to_owned();
+        if name.is_empty() {
+            let prefix = nested_str(&body, &["metadata", "generateName"]).to_owned();
+            if prefix.is_empty() {
+                return status::invalid(
+                    group_if_custom(&call.resource),
+                    &call.resource.kind,
+                    "",
+                    vec![Cause {
+                        kind: "FieldValueRequired".into(),
+                        message: "Required value: name or generateName is required".into(),
+                        field: "metadata.name".into(),
+                    }],
+                );
+            }
+            name = format!("{prefix}{}", self.store.next_name_suffix());
+            set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
+        }
+        let key = ObjectKey::new(
+            &call.key.group,
+            &call.key.plural,
+            &call.key.namespace,
+            &name,
+        );
+        if self.store.contains(&key) {
+            return status::already_exists(&call.resource.group, &call.resource.plural, &name);
+        }
+        let (mut body, warnings) = match self.decode_builtin(&call, body) {
+            Ok(d) => d,
+            Err(r) => return r,
+        };
+        // The storage sets these; a body's own are dropped.
+        for field in ["resourceVersion", "uid", "generation", "deletionTimestamp"] {
+            remove(&mut body, &["metadata", field]);
+        }
+        let resource = call.resource.clone();
+        let Some(endpoint) = self.endpoint(&resource) else {
+            return status::no_route();
+        };
+        let written = match endpoint.create(body, &manager, call.now) {
+            Ok(w) => w,
+            Err(e) => return status::from_error(&e),
+        };
+        let object = self.finish_create(&call, written.object);
+        let mut response = self.store_answer(&call, key, object, 201);
+        response.warnings = warnings;
+        response
+    }
+
+    fn update(&mut self, call: Call<'_>) -> Response {
+        let manager = manager_of(call.request);
+        if let Err(e) = validate_manager(&manager, OptionsKind::Update) {
+            return status::from_error(&e);
+        }
+        let mut body = match decode_body(call.request, &call.resource) {
+            Ok(b) => b,
+            Err(r) => return r,
+        };
+        if call.target.subresource == "scale" {
+            return self.update_scale(&call, &body, &manager);
+        }
+        if let Some(refusal) = check_kind(&body, &call.resource) {
+            return refusal;
+        }
+        set_kind(&mut body, &call.resource);
+        if let Some(refusal) = check_name(&body, &call.target) {
+            return refusal;
+        }
+        if let Some(refusal) = set_namespace(&mut body, &call.target) {
+            return refusal;
+        }
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            return not_found(&call);
+        };
+        if let Some(refusal) = preconditions(&call, &body, &stored) {
+            return refusal;
+        }
+        let (body, warnings) = match self.decode_builtin(&call, body) {
+            Ok(d) => d,
+            Err(r) => return r,
+        };
+        let resource = call.resource.clone();
+        let Some(endpoint) = self.endpoint(&resource) else {
+            return status::no_route();
+        };
+        let written =
+            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
+                Ok(w) => w,
+                Err(e) => return status::from_error(&e),
+            };
+        let mut response = self.finish_update(&call, &stored, written.object);
+        response.warnings = warnings;
+        response
+    }
+
+    fn update_scale(&mut self, call: &Call<'_>, body: &Value, manager: &str) -> Response {
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            return not_found(call);
+        };
+        if let Some(refusal) = check_name(body, &call.target) {
+            return refusal;
+        }
+        let rv = nested_str(body, &["metadata", "resourceVersion"]);
+        if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
+            return status::conflict(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.target.name,
+                MODIFIED,
+            );
+        }
+        let replicas = match get(body, &["spec", "replicas"]) {
+            None | Some(Value::Null) => 0,
+            Some(Value::Int(n)) => *n,
+            Some(other) => {
+                return status::bad_request(&format!(
+                    "Scale in version \"v1\" cannot be handled as a Scale: json: cannot unmarshal {} into Go struct field ScaleSpec.spec.replicas of type int32",
+                    smd_fieldpath::value::gofmt::type_name(other)
+                ));
+            }
+        };
+        let resource = call.resource.clone();
+        let Some(endpoint) = self.endpoint(&resource) else {
+            return status::no_route();
+        };
+        let written = match endpoint.scale(&stored, replicas, manager, call.now) {
+            Ok(w) => w,
+            Err(e) => return status::from_error(&e),
+        };
+        self.finish_update(call, &stored, written.object)
+    }
+
+    fn apply(&mut self, call: Call<'_>) -> Response {
+        let patch = match smd_fieldpath::yaml::from_slice(&call.request.body) {
+            Ok(mut v) => {
+                crate::managedfields::normalize_numbers(&mut v);
+                v
+            }
+            Err(e) => return status::bad_request(&format!("error decoding YAML: {e}")),
+        };
+        let manager = call.request.query_value("fieldManager").to_owned();
+        let force = call.request.query_value("force") == "true";
+        let name = nested_str(&patch, &["metadata", "name"]);
+        if !name.is_empty() && name != call.target.name {
+            return status::bad_request(&format!(
+                "the name of the object ({name}) does not match the name on the URL ({})",
+                call.target.name
+            ));
+        }
+        let namespace = nested_str(&patch, &["metadata", "namespace"]);
+        if call.resource.namespaced && !namespace.is_empty() && namespace != call.target.namespace {
+            return status::bad_request(NAMESPACE_MISMATCH);
+        }
+        let stored = self.store.get(&call.key).cloned();
+        if stored.is_none() && !call.target.subresource.is_empty() {
+            return not_found(&call);
+        }
+        if let Some(stored) = &stored {
+            let rv = nested_str(&patch, &["metadata", "resourceVersion"]);
+            if !rv.is_empty() && rv != nested_str(stored, &["metadata", "resourceVersion"]) {
+                return status::conflict(
+                    &call.resource.group,
+                    &call.resource.plural,
+                    &call.target.name,
+                    MODIFIED,
+                );
+            }
+        }
+        let resource = call.resource.clone();
+        let Some(endpoint) = self.endpoint(&resource) else {
+            return status::no_route();
+        };
+        let applied = endpoint.apply(
+            stored.as_ref(),
+            &patch,
+            &manager,
+            force,
+            &call.target.subresource,
+            call.now,
+        );
+        let mut object = match applied {
+            Ok(o) => o,
+            Err(e) => return status::from_error(&e),
+        };
+        match &stored {
+            Some(stored) => self.finish_update(&call, stored, object),
+            None => {
+                set(
+                    &mut object,
+                    &["metadata", "name"],
+                    Value::from(call.target.name.as_str()),
+                );
+                if call.resource.namespaced {
+                    set(
+                        &mut object,
+                        &["metadata", "namespace"],
+                        Value::from(call.target.namespace.as_str()),
+                    );
+                }
+                let object = self.finish_create(&call, object);
+                let key = call.key.clone();
+                self.store_answer(&call, key, object, 201)
+            }
+        }
+    }
+
+    fn patch(&mut self, call: Call<'_>) -> Response {
+        let content_type = content_type(call.request);
+        if !call.resource.patch_types().contains(&content_type) {
+            // A built-in resource's handler does not know the type at all; a custom
+            // resource's lists what it takes.
+            if !call.resource.custom && !super::http::PATCH_TYPES.contains(&content_type) {
+                return status::failure(
+                    415,
+                    "UnsupportedMediaType",
+                    "415: Unsupported Media Type",
+                    Some(&Details::default()),
+                );
+            }
+            return status::unsupported_media_type(&call.resource.patch_types());
+        }
+        let manager = manager_of(call.request);
+        if let Err(e) = validate_manager(&manager, OptionsKind::Patch) {
+            return status::from_error(&e);
+        }
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            return not_found(&call);
+        };
+        let original = if call.target.subresource == "scale" {
+            let resource = call.resource.clone();
+            match self.endpoint(&resource).map(|e| e.scale_of(&stored)) {
+                Some(Ok(scale)) => scale,
+                Some(Err(e)) => return status::from_error(&e),
+                None => return status::no_route(),
+            }
+        } else {
+            stored.clone()
+        };
+        let patched = match patch::apply(content_type, &original, &call.request.body) {
+            Ok(p) => p,
+            Err(PatchFailure::BadRequest(m)) => return status::bad_request(&m),
+            Err(PatchFailure::Invalid(m)) => {
+                return status::failure(422, "Invalid", &m, Some(&Details::default()));
+            }
+            Err(PatchFailure::Unsupported(m)) => return status::failure(500, "", &m, None),
+        };
+        if call.target.subresource == "scale" {
+            return self.update_scale(&call, &patched, &manager);
+        }
+        if let Some(refusal) = check_name(&patched, &call.target) {
+            return refusal;
+        }
+        let (body, warnings) = match self.decode_builtin(&call, patched) {
+            Ok(d) => d,
+            Err(r) => return r,
+        };
+        let resource = call.resource.clone();
+        let Some(endpoint) = self.endpoint(&resource) else {
+            return status::no_route();
+        };
+        let written =
+            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
+                Ok(w) => w,
+                Err(e) => return status::from_error(&e),
+            };
+        let mut response = self.finish_update(&call, &stored, written.object);
+        response.warnings = warnings;
+        response
+    }
+
+    fn delete(&mut self, call: &Call<'_>) -> Response {
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            return not_found(call);
+        };
+        let options = if call.request.body.is_empty() {
+            Value::Null
+        } else {
+            match Value::from_json(&String::from_utf8_lossy(&call.request.body)) {
+                Ok(v) => v,
+                Err(e) => {
+                    return status::bad_request(&format!("error decoding DeleteOptions: {e}"));
+                }
+            }
+        };
+        let uid = nested_str(&stored, &["metadata", "uid"]);
+        let rv = nested_str(&stored, &["metadata", "resourceVersion"]);
+        let want_uid = nested_str(&options, &["preconditions", "uid"]);
+        let want_rv = nested_str(&options, &["preconditions", "resourceVersion"]);
+        let group = &call.resource.group;
+        let kind = &call.resource.kind;
+        if !want_uid.is_empty() && want_uid != uid {
+            return status::conflict(
+                group,
+                kind,
+                &call.target.name,
+                &format!(
+                    "the UID in the precondition ({want_uid}) does not match the UID in record ({uid}). The object might have been deleted and then recreated"
+                ),
+            );
+        }
+        if !want_rv.is_empty() && want_rv != rv {
+            return status::conflict(
+                group,
+                kind,
+                &call.target.name,
+                &format!(
+                    "the ResourceVersion in the precondition ({want_rv}) does not match the ResourceVersion in record ({rv}). The object might have been modified"
+                ),
+            );
+        }
+        let mut details = Details::of(group, &call.resource.plural, &call.target.name);
+        details.uid = uid.to_owned();
+        if !call.dry_run {
+            self.store.remove(&call.key);
+            self.store.next_revision();
+        }
+        status::deleted(&details)
+    }
+
+    /// A built-in body as the server decodes it (custom resources are kept as sent), with the
+    /// `fieldValidation` warnings or refusal of the fields its Go type lacks.
+    fn decode_builtin(
+        &self,
+        call: &Call<'_>,
+        body: Value,
+    ) -> Result<(Value, Vec<String>), Response> {
+        if call.resource.custom {
+            return Ok((body, Vec::new()));
+        }
+        let gvk = call.resource.gvk();
+        let decoded = crate::builtin::decode(&gvk, &body).map_err(|e| {
+            status::bad_request(&format!(
+                "{kind} in version \"{v}\" cannot be handled as a {kind}: {e}",
+                kind = gvk.kind,
+                v = gvk.version
+            ))
+        })?;
+        let unknown = decoded.unknown_fields;
+        match call.request.query_value("fieldValidation") {
+            "Ignore" => Ok((decoded.object, Vec::new())),
+            "Strict" if !unknown.is_empty() => {
+                let fields: Vec<String> = unknown
+                    .iter()
+                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
+                    .collect();
+                Err(status::bad_request(&format!(
+                    "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
+                    fields.join(", "),
+                    kind = gvk.kind,
+                    v = gvk.version
+                )))
+            }
+            _ => Ok((
+                decoded.object,
+                unknown
+                    .iter()
+                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// What the storage adds to a created object: its uid, its revision, generation 1 for the
+    /// kinds that count generations.
+    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
+        let uid = self.store.next_uid();
+        set(&mut object, &["metadata", "uid"], Value::from(uid));
+        remove(&mut object, &["metadata", "resourceVersion"]);
+        if counts_generations(&call.resource) {
+            set(&mut object, &["metadata", "generation"], Value::Int(1));
+        } else {
+            remove(&mut object, &["metadata", "generation"]);
+        }
+        object
+    }
+
+    /// Stores a created object under a new revision (unless a dry run) and answers it.
+    fn store_answer(
+        &mut self,
+        call: &Call<'_>,
+        key: ObjectKey,
+        mut object: Value,
+        code: u16,
+    ) -> Response {
+        if !call.dry_run {
+            let rv = self.store.next_revision();
+            set(
+                &mut object,
+                &["metadata", "resourceVersion"],
+                Value::from(rv),
+            );
+            self.store.insert(key, object.clone());
+        }
+        ok(code, object)
+    }
+
+    /// An updated object stored: unchanged, the stored one (no new revision); else a new
+    /// revision, the generation counted up when more than metadata and status changed.
+    fn finish_update(&mut self, call: &Call<'_>, stored: &Value, mut object: Value) -> Response {
+        let rv = nested_str(stored, &["metadata", "resourceVersion"]).to_owned();
+        set(
+            &mut object,
+            &["metadata", "resourceVersion"],
+            Value::from(rv.as_str()),
+        );
+        let generation = get(stored, &["metadata", "generation"]).cloned();
+        match &generation {
+            Some(g) => set(&mut object, &["metadata", "generation"], g.clone()),
+            None => remove(&mut object, &["metadata", "generation"]),
+        }
+        let answer = |server: &mut ApiServer, object: Value| {
+            if call.target.subresource == "scale" {
+                let resource = call.resource.clone();
+                match server.endpoint(&resource).map(|e| e.scale_of(&object)) {
+                    Some(Ok(scale)) => ok(200, scale),
+                    Some(Err(e)) => status::from_error(&e),
+                    None => status::no_route(),
+                }
+            } else {
+                ok(200, object)
+            }
+        };
+        if &object == stored {
+            return answer(self, object);
+        }
+        if counts_generations(&call.resource) && spec_changed(&call.resource, stored, &object) {
+            let next = generation.as_ref().and_then(Value::as_int).unwrap_or(0) + 1;
+            set(&mut object, &["metadata", "generation"], Value::Int(next));
+        }
+        if !call.dry_run {
+            let rv = self.store.next_revision();
+            set(
+                &mut object,
+                &["metadata", "resourceVersion"],
+                Value::from(rv),
+            );
+            self.store.insert(call.key.clone(), object.clone());
+        }
+        answer(self, object)
+    }
+}
+
+const MODIFIED: &str =
+    "the object has been modified; please apply your changes to the latest version and try again";
+const NAMESPACE_MISMATCH: &str =
+    "the namespace of the provided object does not match the namespace sent on the request";
+
+fn ok(code: u16, body: Value) -> Response {
+    Response {
+        code,
+        body,
+        warnings: Vec::new(),
+    }
+}
+
+fn not_found(call: &Call<'_>) -> Response {
+    status::not_found(
+        &call.resource.group,
+        &call.resource.plural,
+        &call.target.name,
+    )
+}
+
+fn content_type(request: &Request) -> &str {
+    let ct = request
+        .content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim();
+    if ct.is_empty() {
+        "application/json"
+    } else {
+        ct
+    }
+}
+
+/// The manager of a create, update or patch: `fieldManager`, else the User-Agent's product.
+fn manager_of(request: &Request) -> String {
+    manager_or_user_agent(request.query_value("fieldManager"), &request.user_agent)
+}
+
+/// The body of a create or update, JSON or YAML as its content type says.
+fn decode_body(request: &Request, resource: &Resource) -> Result<Value, Response> {
+    let parsed = match content_type(request) {
+        "application/yaml" => {
+            smd_fieldpath::yaml::from_slice(&request.body).map_err(|e| e.to_string())
+        }
+        _ => Value::from_json(&String::from_utf8_lossy(&request.body)).map_err(|e| e.to_string()),
+    };
+    match parsed {
+        Ok(v) if v.as_map().is_some() => Ok(v),
+        Ok(_) => Err(status::bad_request(&format!(
+            "{kind} in version \"{v}\" cannot be handled as a {kind}: the body is not an object",
+            kind = resource.kind,
+            v = resource.version
+        ))),
+        Err(e) => Err(status::bad_request(&format!(
+            "{kind} in version \"{v}\" cannot be handled as a {kind}: {e}",
+            kind = resource.kind,
+            v = resource.version
+        ))),
+    }
+}
+
+/// A body's apiVersion and kind against the resource's (both absent: the resource's).
+fn check_kind(body: &Value, resource: &Resource) -> Option<Response> {
+    let api_version = nested_str(body, &["apiVersion"]);
+    let kind = nested_str(body, &["kind"]);
+    let want = resource.gvk();
+    let want_version = if want.group.is_empty() {
+        want.version.clone()
+    } else {
+        format!("{}/{}", want.group, want.version)
+    };
+    if (api_version.is_empty() || api_version == want_version)
+        && (kind.is_empty() || kind == want.kind)
+    {
+        return None;
+    }
+    if resource.custom {
+        return Some(status::bad_request(&format!(
+            "invalid object type: {}, Kind={}",
+            if api_version.is_empty() {
+                "/".to_owned()
+            } else if api_version.contains('/') {
+                api_version.to_owned()
+            } else {
+                format!("/{api_version}")
+            },
+            kind
+        )));
+    }
+    let message = if api_version != want_version {
+        format!(
+            "{kind} in version \"{v}\" cannot be handled as a {wk}: no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"pkg/runtime/scheme.go:111\"",
+            kind = if kind.is_empty() { &want.kind } else { kind },
+            v = want.version,
+            wk = want.kind
+        )
+    } else {
+        let internal = if want.group.is_empty() {
+            "core"
+        } else {
+            want.group.split('.').next().unwrap_or_default()
+        };
+        format!(
+            "{kind} in version \"{v}\" cannot be handled as a {wk}: converting ({v}.{kind}) to ({internal}.{wk}): unknown conversion",
+            v = want.version,
+            wk = want.kind
+        )
+    };
+    Some(status::bad_request(&message))
+}
+
+/// A body without apiVersion and kind is decoded as the resource's kind, and says so.
+fn set_kind(body: &mut Value, resource: &Resource) {
+    let gvk = resource.gvk();
+    if nested_str(body, &["apiVersion"]).is_empty() {
+        let version = if gvk.group.is_empty() {
+            gvk.version.clone()
+        } else {
+            format!("{}/{}", gvk.group, gvk.version)
+        };
+        set(body, &["apiVersion"], Value::from(version));
+    }
+    if nested_str(body, &["kind"]).is_empty() {
+        set(body, &["kind"], Value::from(gvk.kind.as_str()));
+    }
+}
+
+/// The body's name against the URL's (an update, a patched object).
+fn check_name(body: &Value, target: &Target) -> Option<Response> {
+    let name = nested_str(body, &["metadata", "name"]);
+    if name.is_empty() {
+        return Some(status::bad_request(&format!(
+            "the name of the object ({} based on URL) was undeterminable: name must be provided",
+            target.name
+        )));
+    }
+    (name != target.name).then(|| {
+        status::bad_request(&format!(
+            "the name of the object ({name}) does not match the name on the URL ({})",
+            target.name
+        ))
+    })
+}
+
+/// The body's namespace: the URL's when it names none, refused when it names another; none
+/// for a cluster-scoped resource.
+fn set_namespace(body: &mut Value, target: &Target) -> Option<Response> {
+    let namespace = nested_str(body, &["metadata", "namespace"]);
+    if target.namespace.is_empty() {
+        remove(body, &["metadata", "namespace"]);
+        return None;
+    }
+    if !namespace.is_empty() && namespace != target.namespace {
+        return Some(status::bad_request(NAMESPACE_MISMATCH));
+    }
+    set(
+        body,
+        &["metadata", "namespace"],
+        Value::from(target.namespace.as_str()),
+    );
+    None
+}
+
+/// An update's preconditions: the body's `resourceVersion` (required for custom resources)
+/// and `uid`.
+fn preconditions(call: &Call<'_>, body: &Value, stored: &Value) -> Option<Response> {
+    let r = &call.resource;
+    let rv = nested_str(body, &["metadata", "resourceVersion"]);
+    let stored_rv = nested_str(stored, &["metadata", "resourceVersion"]);
+    if rv.is_empty() && r.custom {
+        return Some(status::invalid(
+            &r.group,
+            &r.plural,
+            &call.target.name,
+            vec![Cause {
+                kind: "FieldValueInvalid".into(),
+                message: "Invalid value: 0: must be specified for an update".into(),
+                field: "metadata.resourceVersion".into(),
+            }],
+        ));
+    }
+    if !rv.is_empty() && rv != stored_rv {
+        return Some(status::conflict(
+            &r.group,
+            &r.plural,
+            &call.target.name,
+            MODIFIED,
+        ));
+    }
+    let uid = nested_str(body, &["metadata", "uid"]);
+    let stored_uid = nested_str(stored, &["metadata", "uid"]);
+    if !uid.is_empty() && uid != stored_uid {
+        let prefix = if r.custom {
+            format!("/registry/{}/{}", r.group, r.plural)
+        } else {
+            format!("/registry/{}", r.plural)
+        };
+        let key = if call.target.namespace.is_empty() {
+            format!("{prefix}/{}", call.target.name)
+        } else {
+            format!("{prefix}/{}/{}", call.target.namespace, call.target.name)
+        };
+        return Some(status::conflict(
+            &r.group,
+            &r.plural,
+            &call.target.name,
+            &format!(
+                "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {stored_uid}"
+            ),
+        ));
+    }
+    None
+}
+
+/// The group an `Invalid` of a create names: a custom resource's; a built-in's registry names
+/// the kind alone.
+fn group_if_custom(resource: &Resource) -> &str {
+    if resource.custom { &resource.group } else { "" }
+}
+
+/// The built-in resources whose registry sets `metadata.generation` (`Generation = 1` in the
+/// strategy's `PrepareForCreate`, Kubernetes 1.37); every custom resource does.
+const GENERATIONS: &[(&str, &str)] = &[
+    ("admissionregistration.k8s.io", "mutatingadmissionpolicies"),
+    (
+        "admissionregistration.k8s.io",
+        "mutatingadmissionpolicybindings",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "mutatingwebhookconfigurations",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicies",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicybindings",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "validatingwebhookconfigurations",
+    ),
+    ("apiextensions.k8s.io", "customresourcedefinitions"),
+    ("apps", "daemonsets"),
+    ("apps", "deployments"),
+    ("apps", "replicasets"),
+    ("apps", "statefulsets"),
+    ("autoscaling", "horizontalpodautoscalers"),
+    ("batch", "cronjobs"),
+    ("batch", "jobs"),
+    ("", "pods"),
+    ("", "podtemplates"),
+    ("", "replicationcontrollers"),
+    ("discovery.k8s.io", "endpointslices"),
+    ("flowcontrol.apiserver.k8s.io", "flowschemas"),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "prioritylevelconfigurations",
+    ),
+    ("networking.k8s.io", "ingresses"),
+    ("networking.k8s.io", "ingressclasses"),
+    ("networking.k8s.io", "networkpolicies"),
+    ("policy", "poddisruptionbudgets"),
+    ("resource.k8s.io", "deviceclasses"),
+    ("resource.k8s.io", "devicetaintrules"),
+    ("resource.k8s.io", "resourceslices"),
+    ("scheduling.k8s.io", "priorityclasses"),
+];
+
+fn counts_generations(resource: &Resource) -> bool {
+    resource.custom
+        || GENERATIONS
+            .iter()
+            .any(|(g, p)| *g == resource.group && *p == resource.plural)
+}
+
+/// Whether an update changed more than metadata (and status, where the status is a
+/// subresource of its own).
+fn spec_changed(resource: &Resource, old: &Value, new: &Value) -> bool {
+    let strip = |v: &Value| -> Map {
+        let mut m = v.as_map().cloned().unwrap_or_default();
+        m.remove("metadata");
+        if resource.status {
+            m.remove("status");
+        }
+        m
+    };
+    strip(old) != strip(new)
+}
+
+fn get<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let mut at = value;
+    for key in path {
+        at = at.as_map()?.get(key)?;
+    }
+    Some(at)
+}
+
+fn nested_str<'a>(value: &'a Value, path: &[&str]) -> &'a str {
+    get(value, path).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn set(value: &mut Value, path: &[&str], new: Value) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = value;
+    for key in parents {
+        let Some(map) = at.as_map_mut() else {
+            return;
+        };
+        if !matches!(map.get(key), Some(Value::Map(_))) {
+            map.insert(*key, Value::Map(Map::new()));
+        }
+        match map.get_mut(key) {
+            Some(next) => at = next,
+            None => return,
+        }
+    }
+    if let Some(map) = at.as_map_mut() {
+        map.insert(*last, new);
+    }
+}
+
+fn remove(value: &mut Value, path: &[&str]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = value;
+    for key in parents {
+        match at.as_map_mut().and_then(|m| m.get_mut(key)) {
+            Some(next) => at = next,
+            None => return,
+        }
+    }
+    if let Some(map) = at.as_map_mut() {
+        map.remove(last);
+    }
+}
