@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -829,6 +830,9 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if k == "causes" {
+				sortConflictCauses(w)
+			}
 			out[k] = w
 		}
 		return out, nil
@@ -929,4 +933,26 @@ func removeStaleAPIServerGoldens(dir string, wanted map[string]bool) (int, error
 		fmt.Printf("gogen apiserver: removed stale %s\n", p)
 	}
 	return removed, nil
+}
+
+// sortConflictCauses orders the causes of an apply conflict by their message (the manager),
+// keeping each manager's fields in the server's order. The field manager collects conflicts
+// from a map of managers, so with two or more managers their order varies from one request to
+// the next (the message itself lists the managers sorted).
+func sortConflictCauses(v any) {
+	causes, ok := v.([]any)
+	if !ok {
+		return
+	}
+	for _, c := range causes {
+		m, ok := c.(jObject)
+		if !ok || m["reason"] != "FieldManagerConflict" {
+			return
+		}
+	}
+	sort.SliceStable(causes, func(i, j int) bool {
+		mi, _ := causes[i].(jObject)["message"].(string)
+		mj, _ := causes[j].(jObject)["message"].(string)
+		return mi < mj
+	})
 }
