@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -151,6 +152,9 @@ func (c *apiClient) must(method, path string, body []byte, ok ...int) ([]byte, e
 }
 
 func runAPIServer(args []string) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return runAPIServerServe(args[1:])
+	}
 	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", "scenario directory (default ../apiserver/scenarios from the module directory)")
 	goldens := fs.String("goldens", "", "golden directory (default ../apiserver/goldens from the module directory)")
@@ -347,37 +351,45 @@ func loadAPIServerFile(path string) (apiserverFile, error) {
 		return f, errors.New("no cases")
 	}
 	for _, c := range f.Cases {
-		if !dnsLabel.MatchString(c.Name) || c.Name == "default" || strings.HasPrefix(c.Name, "kube-") {
-			return f, fmt.Errorf("case %q: a name must be a DNS label (it is the case's namespace), not default or kube-*", c.Name)
-		}
-		if len(c.Steps) == 0 {
-			return f, fmt.Errorf("case %q: no steps", c.Name)
-		}
-		for i, s := range c.Steps {
-			switch s.Method {
-			case "GET", "POST", "PUT", "PATCH", "DELETE":
-			default:
-				return f, fmt.Errorf("case %q: steps[%d]: method %q", c.Name, i, s.Method)
-			}
-			if !strings.HasPrefix(s.Path, "/") || strings.Contains(s.Path, "?") {
-				return f, fmt.Errorf("case %q: steps[%d]: path %q must start with / and hold no query (use query:)", c.Name, i, s.Path)
-			}
-			if s.Body != nil && s.BodyText != nil {
-				return f, fmt.Errorf("case %q: steps[%d]: body and bodyText exclude each other", c.Name, i)
-			}
-			if s.Method == "PATCH" && s.ContentType == "" {
-				return f, fmt.Errorf("case %q: steps[%d]: a PATCH needs a contentType", c.Name, i)
-			}
-			for k, v := range s.Query {
-				switch v.(type) {
-				case string, bool, int:
-				default:
-					return f, fmt.Errorf("case %q: steps[%d]: query %s: a string, bool or int, not %T", c.Name, i, k, v)
-				}
-			}
+		if err := validateAPIServerCase(c); err != nil {
+			return f, err
 		}
 	}
 	return f, nil
+}
+
+// validateAPIServerCase checks what replayAPIServerCase relies on.
+func validateAPIServerCase(c apiserverCase) error {
+	if !dnsLabel.MatchString(c.Name) || c.Name == "default" || strings.HasPrefix(c.Name, "kube-") {
+		return fmt.Errorf("case %q: a name must be a DNS label (it is the case's namespace), not default or kube-*", c.Name)
+	}
+	if len(c.Steps) == 0 {
+		return fmt.Errorf("case %q: no steps", c.Name)
+	}
+	for i, s := range c.Steps {
+		switch s.Method {
+		case "GET", "POST", "PUT", "PATCH", "DELETE":
+		default:
+			return fmt.Errorf("case %q: steps[%d]: method %q", c.Name, i, s.Method)
+		}
+		if !strings.HasPrefix(s.Path, "/") || strings.Contains(s.Path, "?") {
+			return fmt.Errorf("case %q: steps[%d]: path %q must start with / and hold no query (use query:)", c.Name, i, s.Path)
+		}
+		if s.Body != nil && s.BodyText != nil {
+			return fmt.Errorf("case %q: steps[%d]: body and bodyText exclude each other", c.Name, i)
+		}
+		if s.Method == "PATCH" && s.ContentType == "" {
+			return fmt.Errorf("case %q: steps[%d]: a PATCH needs a contentType", c.Name, i)
+		}
+		for k, v := range s.Query {
+			switch v.(type) {
+			case string, bool, int:
+			default:
+				return fmt.Errorf("case %q: steps[%d]: query %s: a string, bool or int, not %T", c.Name, i, k, v)
+			}
+		}
+	}
+	return nil
 }
 
 // jsonBody turns a YAML body into the JSON a client sends, and names the object.
@@ -521,7 +533,9 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			if err != nil {
 				return nil, fmt.Errorf("steps[%d]: %v", i, err)
 			}
-			requestedName = name
+			// A body may name the case's namespace (a Namespace object's name, for one).
+			requestedName = strings.ReplaceAll(name, "{namespace}", ns)
+			b = bytes.ReplaceAll(b, []byte("{namespace}"), []byte(ns))
 			// A body may name the object's current resourceVersion (an update of a custom
 			// resource needs one): the latest the case has seen.
 			body = bytes.ReplaceAll(b, []byte(`"{resourceVersion}"`), []byte(strconv.Quote(lastVersion)))
@@ -816,6 +830,9 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if k == "causes" {
+				sortConflictCauses(w)
+			}
 			out[k] = w
 		}
 		return out, nil
@@ -916,4 +933,26 @@ func removeStaleAPIServerGoldens(dir string, wanted map[string]bool) (int, error
 		fmt.Printf("gogen apiserver: removed stale %s\n", p)
 	}
 	return removed, nil
+}
+
+// sortConflictCauses orders the causes of an apply conflict by their message (the manager),
+// keeping each manager's fields in the server's order. The field manager collects conflicts
+// from a map of managers, so with two or more managers their order varies from one request to
+// the next (the message itself lists the managers sorted).
+func sortConflictCauses(v any) {
+	causes, ok := v.([]any)
+	if !ok {
+		return
+	}
+	for _, c := range causes {
+		m, ok := c.(jObject)
+		if !ok || m["reason"] != "FieldManagerConflict" {
+			return
+		}
+	}
+	sort.SliceStable(causes, func(i, j int) bool {
+		mi, _ := causes[i].(jObject)["message"].(string)
+		mj, _ := causes[j].(jObject)["message"].(string)
+		return mi < mj
+	})
 }

@@ -8,6 +8,7 @@
 //	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
 //	gogen gotypes [--out DIR]
 //	gogen quantities [--out FILE]
+//	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -42,6 +43,9 @@ const usage = `usage:
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
       (defaults: ../apiserver/scenarios and ../apiserver/goldens; see conformance/apiserver/regen)
+  gogen apiserver serve [--parallel N]
+      the real-server side of conformance/apiserver/differential: the first stdin line is
+      {"crds": [...]}, every later line one case; each answer line is the case's golden result
 `
 
 func main() {

@@ -166,37 +166,56 @@ pub fn replay_file(scenario: &Path, golden: &Path) -> Result<Vec<StepReport>, St
         let expected = golden["results"][name]["steps"]
             .as_array()
             .ok_or_else(|| format!("case {name}: no golden (run conformance/apiserver/regen)"))?;
-        let steps = case["steps"].as_array().ok_or("no steps")?;
-        if steps.len() != expected.len() {
-            return Err(format!(
-                "case {name}: {} steps, the golden has {} (run conformance/apiserver/regen)",
-                steps.len(),
-                expected.len()
-            ));
-        }
-        let mut server = ApiServer::new();
-        for crd in &crds {
-            server
-                .add_crd(crd)
-                .map_err(|e| format!("case {name}: {e}"))?;
-        }
-        let mut replay = CaseReplay {
-            namespace: name,
-            server,
-            norm: Normaliser::new(),
-            last_version: String::new(),
-            fresh: 0,
-        };
-        for (i, (step, golden_step)) in steps.iter().zip(expected).enumerate() {
-            let outcome = replay
-                .step(i + 1, step, golden_step)
-                .map_err(|e| format!("case {name}: step {}: {e}", i + 1))?;
-            reports.push(StepReport {
-                case: name.to_owned(),
-                step: i + 1,
-                outcome,
-            });
-        }
+        reports.extend(replay_case(case, &crds, expected)?);
+    }
+    Ok(reports)
+}
+
+/// Replays one case (a scenario case: name, steps) against the server's answers to it (the
+/// golden's `steps`), with the CRDs its file declares. The differential run
+/// (`crate::apiserver_diff`) calls this with the answers `gogen apiserver serve` got a moment
+/// before.
+pub fn replay_case(
+    case: &Json,
+    crds: &[Value],
+    expected: &[Json],
+) -> Result<Vec<StepReport>, String> {
+    let name = case["name"].as_str().ok_or("a case without a name")?;
+    let steps = case["steps"].as_array().ok_or("no steps")?;
+    if steps.len() != expected.len() {
+        return Err(format!(
+            "case {name}: {} steps, the golden has {} (run conformance/apiserver/regen)",
+            steps.len(),
+            expected.len()
+        ));
+    }
+    let mut server = ApiServer::new();
+    for crd in crds {
+        server
+            .add_crd(crd)
+            .map_err(|e| format!("case {name}: {e}"))?;
+    }
+    let mut replay = CaseReplay {
+        namespace: name,
+        server,
+        norm: Normaliser::new(),
+        last_version: String::new(),
+        fresh: 0,
+    };
+    let mut reports = Vec::new();
+    for (i, (step, golden_step)) in steps.iter().zip(expected).enumerate() {
+        // A step may name the case's namespace in its body too (a Namespace's name), as
+        // gogen replaces it.
+        let step: Json = serde_json::from_str(&step.to_string().replace("{namespace}", name))
+            .map_err(|e| e.to_string())?;
+        let outcome = replay
+            .step(i + 1, &step, golden_step)
+            .map_err(|e| format!("case {name}: step {}: {e}", i + 1))?;
+        reports.push(StepReport {
+            case: name.to_owned(),
+            step: i + 1,
+            outcome,
+        });
     }
     Ok(reports)
 }

@@ -7,6 +7,7 @@
 //! against Go's under the rules of `conformance/README.md`.
 
 pub mod apiserver;
+pub mod apiserver_diff;
 mod canonical;
 mod compare;
 mod crd_ops;

@@ -138,7 +138,11 @@ impl Normaliser {
                         out.insert(k.clone(), Json::String(label(s)?));
                         continue;
                     }
-                    out.insert(k.clone(), self.walk(e, k, label)?);
+                    let mut walked = self.walk(e, k, label)?;
+                    if k == "causes" {
+                        sort_conflict_causes(&mut walked);
+                    }
+                    out.insert(k.clone(), walked);
                 }
                 Json::Object(out)
             }
@@ -227,6 +231,17 @@ impl Normaliser {
         }
         flush(&mut run, &mut out);
         out
+    }
+}
+
+/// The causes of an apply conflict ordered by their message (the manager), each manager's
+/// fields in the server's order, as gogen orders them: the field manager collects conflicts
+/// from a map of managers, so with two or more their order varies between requests.
+fn sort_conflict_causes(causes: &mut Json) {
+    if let Json::Array(l) = causes
+        && l.iter().all(|c| c["reason"] == "FieldManagerConflict")
+    {
+        l.sort_by(|a, b| a["message"].as_str().cmp(&b["message"].as_str()));
     }
 }
 

@@ -23,8 +23,13 @@ pub struct Gogen {
 impl Gogen {
     /// Starts `PATH serve --replays N`.
     pub fn spawn(path: &Path, replays: usize) -> Result<Gogen, String> {
+        Gogen::spawn_args(path, &["serve", "--replays", &replays.to_string()])
+    }
+
+    /// Starts `PATH ARGS...` (another serving mode, e.g. `apiserver serve`).
+    pub fn spawn_args(path: &Path, args: &[&str]) -> Result<Gogen, String> {
         let mut child = Command::new(path)
-            .args(["serve", "--replays", &replays.to_string()])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

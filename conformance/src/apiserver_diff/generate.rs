@@ -1,0 +1,593 @@
+//! Random request sequences for the differential run against the real kube-apiserver: every
+//! request kind of issue 12 item 3 over the built-in kinds users apply and one custom resource.
+//!
+//! A sequence works on one object (its kind and name fixed), so that `{resourceVersion}` in a
+//! body means that object's latest version on both sides. Its fields are drawn from a few knobs
+//! (replicas, image, a label, an optional part, a port) that steps change one at a time, and
+//! several managers apply, update and patch different parts of it, so that conflicts, shared
+//! ownership and removals happen. Case `i` of seed `s` depends on nothing else.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::differential::rng::Rng;
+
+/// A resource the sequences write.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    /// `kind`.
+    pub kind: &'static str,
+    /// `apiVersion`.
+    pub api_version: &'static str,
+    /// The URL's plural.
+    pub plural: &'static str,
+    /// Namespaced (everything but Namespace).
+    pub namespaced: bool,
+    /// Serves the scale subresource.
+    pub scale: bool,
+    /// Takes strategic merge patches (built-ins only).
+    pub built_in: bool,
+}
+
+const fn kind(
+    kind: &'static str,
+    api_version: &'static str,
+    plural: &'static str,
+    scale: bool,
+) -> Kind {
+    Kind {
+        kind,
+        api_version,
+        plural,
+        namespaced: true,
+        scale,
+        built_in: true,
+    }
+}
+
+/// Every kind a sequence may write.
+pub const KINDS: &[Kind] = &[
+    kind("Deployment", "apps/v1", "deployments", true),
+    kind("StatefulSet", "apps/v1", "statefulsets", true),
+    kind("DaemonSet", "apps/v1", "daemonsets", false),
+    kind("Job", "batch/v1", "jobs", false),
+    kind("CronJob", "batch/v1", "cronjobs", false),
+    kind("Service", "v1", "services", false),
+    kind("ConfigMap", "v1", "configmaps", false),
+    kind("Secret", "v1", "secrets", false),
+    kind("Ingress", "networking.k8s.io/v1", "ingresses", false),
+    kind(
+        "HorizontalPodAutoscaler",
+        "autoscaling/v2",
+        "horizontalpodautoscalers",
+        false,
+    ),
+    kind(
+        "PodDisruptionBudget",
+        "policy/v1",
+        "poddisruptionbudgets",
+        false,
+    ),
+    kind(
+        "NetworkPolicy",
+        "networking.k8s.io/v1",
+        "networkpolicies",
+        false,
+    ),
+    kind("Role", "rbac.authorization.k8s.io/v1", "roles", false),
+    kind(
+        "RoleBinding",
+        "rbac.authorization.k8s.io/v1",
+        "rolebindings",
+        false,
+    ),
+    Kind {
+        kind: "Namespace",
+        api_version: "v1",
+        plural: "namespaces",
+        namespaced: false,
+        scale: false,
+        built_in: true,
+    },
+    kind("ServiceAccount", "v1", "serviceaccounts", false),
+    kind(
+        "PersistentVolumeClaim",
+        "v1",
+        "persistentvolumeclaims",
+        false,
+    ),
+    kind("Pod", "v1", "pods", false),
+    Kind {
+        kind: "Widget",
+        api_version: "example.com/v1",
+        plural: "widgets",
+        namespaced: true,
+        scale: true,
+        built_in: false,
+    },
+];
+
+/// The CRD of the custom resource the sequences write (the one of the real-server scenarios).
+pub fn crds() -> Result<Vec<Json>, String> {
+    let text = include_str!("../../apiserver/scenarios/widget.yaml");
+    let file = smd_fieldpath::yaml::from_str(text).map_err(|e| format!("widget.yaml: {e}"))?;
+    let file = serde_json::to_value(file).map_err(|e| e.to_string())?;
+    file["crds"]
+        .as_array()
+        .cloned()
+        .ok_or_else(|| "widget.yaml declares no CRD".to_owned())
+}
+
+/// The values a sequence's object is drawn from; a step changes one of them at a time.
+#[derive(Debug, Clone)]
+struct Knobs {
+    replicas: i64,
+    image: &'static str,
+    tier: &'static str,
+    extra: bool,
+    port: i64,
+}
+
+impl Knobs {
+    fn random(rng: &mut Rng) -> Knobs {
+        Knobs {
+            replicas: rng.range(1, 3) as i64,
+            image: rng.pick(&["nginx:1.27", "nginx:1.28"]),
+            tier: rng.pick(&["web", "api"]),
+            extra: rng.percent(50),
+            port: rng.pick(&[80, 8080]),
+        }
+    }
+
+    fn mutate(&mut self, rng: &mut Rng) {
+        match rng.below(5) {
+            0 => self.replicas = rng.range(1, 4) as i64,
+            1 => self.image = rng.pick(&["nginx:1.27", "nginx:1.28", "busybox:1.36"]),
+            2 => self.tier = rng.pick(&["web", "api", "db"]),
+            3 => self.extra = !self.extra,
+            _ => self.port = rng.pick(&[80, 8080, 9090]),
+        }
+    }
+}
+
+const MANAGERS: &[&str] = &["kubectl", "helm", "ops"];
+const NAME: &str = "app";
+
+fn object_name(k: &Kind) -> &'static str {
+    if k.namespaced { NAME } else { "{namespace}-ns" }
+}
+
+fn collection_path(k: &Kind) -> String {
+    let prefix = match k.api_version.split_once('/') {
+        Some((group, version)) => format!("/apis/{group}/{version}"),
+        None => format!("/api/{}", k.api_version),
+    };
+    if k.namespaced {
+        format!("{prefix}/namespaces/{{namespace}}/{}", k.plural)
+    } else {
+        format!("{prefix}/{}", k.plural)
+    }
+}
+
+fn object_path(k: &Kind) -> String {
+    format!("{}/{}", collection_path(k), object_name(k))
+}
+
+fn pod_spec(n: &Knobs, restart: Option<&str>) -> Json {
+    let mut container = json!({"name": "main", "image": n.image});
+    if n.extra {
+        container["ports"] = json!([{"containerPort": n.port}]);
+        container["env"] = json!([{"name": "MODE", "value": n.tier}]);
+    }
+    let mut spec = json!({"containers": [container]});
+    if let Some(r) = restart {
+        spec["restartPolicy"] = json!(r);
+    }
+    spec
+}
+
+fn template(n: &Knobs, restart: Option<&str>) -> Json {
+    json!({"metadata": {"labels": {"app": NAME, "tier": n.tier}}, "spec": pod_spec(n, restart)})
+}
+
+/// The object's spec (or data) as the knobs say, by kind: the top-level fields besides
+/// apiVersion, kind and metadata.
+fn content(k: &Kind, n: &Knobs) -> Map<String, Json> {
+    let selector = json!({"matchLabels": {"app": NAME}});
+    let v = match k.kind {
+        "Deployment" => {
+            json!({"spec": {"replicas": n.replicas, "selector": selector, "template": template(n, None)}})
+        }
+        "StatefulSet" => json!({"spec": {"replicas": n.replicas, "serviceName": NAME,
+            "selector": selector, "template": template(n, None)}}),
+        "DaemonSet" => json!({"spec": {"selector": selector, "template": template(n, None)}}),
+        "Job" => {
+            json!({"spec": {"backoffLimit": n.replicas, "template": template(n, Some("Never"))}})
+        }
+        "CronJob" => json!({"spec": {"schedule": if n.extra { "*/5 * * * *" } else { "0 * * * *" },
+            "jobTemplate": {"spec": {"template": template(n, Some("OnFailure"))}}}}),
+        "Service" => {
+            let mut port = json!({"name": "http", "port": n.port, "targetPort": n.port});
+            if n.extra {
+                port["protocol"] = json!("TCP");
+            }
+            json!({"spec": {"selector": {"app": NAME}, "ports": [port]}})
+        }
+        "ConfigMap" => {
+            let mut data = json!({"tier": n.tier, "replicas": n.replicas.to_string()});
+            if n.extra {
+                data["image"] = json!(n.image);
+            }
+            json!({"data": data})
+        }
+        "Secret" => {
+            let mut s = json!({"type": "Opaque", "data": {"tier": if n.tier == "web" { "d2Vi" } else { "YXBp" }}});
+            if n.extra {
+                s["stringData"] = json!({"image": n.image});
+            }
+            s
+        }
+        "Ingress" => json!({"spec": {"rules": [{"host": format!("{}.example.com", n.tier),
+            "http": {"paths": [{"path": "/", "pathType": "Prefix",
+                "backend": {"service": {"name": NAME, "port": {"number": n.port}}}}]}}]}}),
+        "HorizontalPodAutoscaler" => json!({"spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": NAME},
+            "minReplicas": n.replicas, "maxReplicas": 5,
+            "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                "target": {"type": "Utilization", "averageUtilization": if n.extra { 60 } else { 80 }}}}]}}),
+        "PodDisruptionBudget" => {
+            json!({"spec": {"minAvailable": n.replicas, "selector": selector}})
+        }
+        "NetworkPolicy" => {
+            let mut spec = json!({"podSelector": selector, "policyTypes": ["Ingress"]});
+            if n.extra {
+                spec["ingress"] = json!([{"ports": [{"protocol": "TCP", "port": n.port}]}]);
+            }
+            json!({"spec": spec})
+        }
+        "Role" => {
+            let mut verbs = vec!["get", "list"];
+            if n.extra {
+                verbs.push("watch");
+            }
+            json!({"rules": [{"apiGroups": [""], "resources": ["pods", "configmaps"], "verbs": verbs}]})
+        }
+        "RoleBinding" => {
+            json!({"roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME},
+            "subjects": [{"kind": "ServiceAccount", "name": if n.extra { "default" } else { NAME },
+                "namespace": "{namespace}"}]})
+        }
+        "Namespace" => json!({}),
+        "ServiceAccount" => json!({"automountServiceAccountToken": n.extra}),
+        "PersistentVolumeClaim" => json!({"spec": {"accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": format!("{}Gi", n.replicas)}}}}),
+        "Pod" => json!({"spec": pod_spec(n, None)}),
+        _ => {
+            let mut spec = json!({"replicas": n.replicas, "color": n.tier});
+            if n.extra {
+                spec["sizes"] = json!(["s", "m"]);
+            }
+            json!({"spec": spec})
+        }
+    };
+    match v {
+        Json::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn status(k: &Kind, n: &Knobs) -> Json {
+    match k.kind {
+        "Deployment" | "StatefulSet" => json!({"replicas": n.replicas, "observedGeneration": 1}),
+        "DaemonSet" => {
+            json!({"currentNumberScheduled": n.replicas, "desiredNumberScheduled": n.replicas,
+            "numberMisscheduled": 0, "numberReady": 0})
+        }
+        "Job" => json!({"active": n.replicas}),
+        "CronJob" => json!({"lastScheduleTime": "2026-01-01T00:00:00Z"}),
+        "Service" | "Ingress" => json!({"loadBalancer": {}}),
+        "HorizontalPodAutoscaler" => {
+            json!({"currentReplicas": n.replicas, "desiredReplicas": n.replicas})
+        }
+        "PodDisruptionBudget" => json!({"currentHealthy": n.replicas, "desiredHealthy": 1,
+            "disruptionsAllowed": 0, "expectedPods": n.replicas}),
+        "Namespace" | "PersistentVolumeClaim" => {
+            json!({"phase": if n.extra { "Active" } else { "Pending" }})
+        }
+        "Pod" => json!({"phase": "Pending", "message": n.tier}),
+        "Widget" => json!({"replicas": n.replicas, "phase": n.tier}),
+        _ => json!({"observedGeneration": 1}),
+    }
+}
+
+fn metadata(k: &Kind, n: &Knobs) -> Json {
+    let mut labels = json!({"app": NAME, "tier": n.tier});
+    if n.extra {
+        labels["extra"] = json!("yes");
+    }
+    json!({"name": object_name(k), "labels": labels})
+}
+
+fn full_object(k: &Kind, n: &Knobs) -> Json {
+    let mut m = Map::new();
+    m.insert("apiVersion".into(), json!(k.api_version));
+    m.insert("kind".into(), json!(k.kind));
+    m.insert("metadata".into(), metadata(k, n));
+    m.extend(content(k, n));
+    Json::Object(m)
+}
+
+/// Part of the object: each label and each top-level field of spec (or data) kept or not.
+fn partial_object(k: &Kind, n: &Knobs, rng: &mut Rng) -> Json {
+    let mut o = full_object(k, n);
+    if let Some(labels) = o["metadata"]["labels"].as_object_mut() {
+        labels.retain(|_, _| rng.percent(60));
+    }
+    for key in ["spec", "data", "rules"] {
+        match o.get_mut(key) {
+            Some(Json::Object(m)) => m.retain(|_, _| rng.percent(60)),
+            Some(_) if rng.percent(40) => {
+                if let Some(m) = o.as_object_mut() {
+                    m.remove(key);
+                }
+            }
+            _ => {}
+        }
+    }
+    o
+}
+
+/// A case: `{name, serviceAccount, steps}`, as a scenario case.
+pub fn sequence(seed: u64, index: u64, name: &str) -> Json {
+    let mut rng = Rng::for_case(seed, index);
+    let k = rng.pick(KINDS);
+    let mut knobs = Knobs::random(&mut rng);
+    let steps_count = rng.range(2, 7);
+    let mut steps = Vec::with_capacity(steps_count);
+    for i in 0..steps_count {
+        if rng.percent(60) {
+            knobs.mutate(&mut rng);
+        }
+        steps.push(step(&k, &knobs, i == 0, &mut rng));
+    }
+    json!({"name": name, "serviceAccount": k.kind == "Pod", "steps": steps})
+}
+
+/// One request. The first step of a sequence mostly makes the object.
+fn step(k: &Kind, n: &Knobs, first: bool, rng: &mut Rng) -> Json {
+    let manager = rng.pick(MANAGERS);
+    let weights: &[usize] = if first {
+        &[6, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    } else {
+        &[6, 2, 3, 2, 2, 2, 2, 2, 1, 1, 1]
+    };
+    let mut query = Map::new();
+    let mut s = Map::new();
+    let mut body;
+    match rng.weighted(weights) {
+        0 => {
+            // Apply: the whole object or part of it, sometimes forced.
+            body = if first || rng.percent(50) {
+                full_object(k, n)
+            } else {
+                partial_object(k, n, rng)
+            };
+            s.insert("method".into(), json!("PATCH"));
+            s.insert("path".into(), json!(object_path(k)));
+            s.insert("contentType".into(), json!("application/apply-patch+yaml"));
+            if !rng.one_in(30) {
+                query.insert("fieldManager".into(), json!(manager));
+            }
+            if rng.percent(25) {
+                query.insert("force".into(), json!(true));
+            }
+        }
+        1 => {
+            body = full_object(k, n);
+            s.insert("method".into(), json!("POST"));
+            s.insert("path".into(), json!(collection_path(k)));
+            if !rng.one_in(5) {
+                query.insert("fieldManager".into(), json!(manager));
+            }
+        }
+        2 => {
+            // Update: the whole object, with its resourceVersion (a custom resource needs one),
+            // a stale one (a precondition failure) or none.
+            body = full_object(k, n);
+            match rng.below(10) {
+                0 => body["metadata"]["resourceVersion"] = json!("1"),
+                1 | 2 => {}
+                _ => body["metadata"]["resourceVersion"] = json!("{resourceVersion}"),
+            }
+            s.insert("method".into(), json!("PUT"));
+            s.insert("path".into(), json!(object_path(k)));
+            if !rng.one_in(5) {
+                query.insert("fieldManager".into(), json!(manager));
+            }
+        }
+        choice @ (3..=5) => {
+            // Merge, JSON and strategic merge patches.
+            let (content_type, patch) = match choice {
+                3 => ("application/merge-patch+json", merge_patch(k, n, rng)),
+                4 => ("application/json-patch+json", json_patch(k, n, rng)),
+                _ => (
+                    "application/strategic-merge-patch+json",
+                    merge_patch(k, n, rng),
+                ),
+            };
+            body = patch;
+            s.insert("method".into(), json!("PATCH"));
+            s.insert("path".into(), json!(object_path(k)));
+            s.insert("contentType".into(), json!(content_type));
+            query.insert("fieldManager".into(), json!(manager));
+        }
+        6 => {
+            // The status subresource: an apply, a merge patch or an update.
+            let st = status(k, n);
+            s.insert("path".into(), json!(format!("{}/status", object_path(k))));
+            query.insert("fieldManager".into(), json!(format!("{manager}-status")));
+            match rng.below(3) {
+                0 => {
+                    body = json!({"apiVersion": k.api_version, "kind": k.kind,
+                        "metadata": {"name": object_name(k)}, "status": st});
+                    s.insert("method".into(), json!("PATCH"));
+                    s.insert("contentType".into(), json!("application/apply-patch+yaml"));
+                }
+                1 => {
+                    body = json!({"status": st});
+                    s.insert("method".into(), json!("PATCH"));
+                    s.insert("contentType".into(), json!("application/merge-patch+json"));
+                }
+                _ => {
+                    body = full_object(k, n);
+                    body["status"] = st;
+                    body["metadata"]["resourceVersion"] = json!("{resourceVersion}");
+                    s.insert("method".into(), json!("PUT"));
+                }
+            }
+        }
+        7 => {
+            // The scale subresource (also of kinds that do not serve it: 404).
+            s.insert("path".into(), json!(format!("{}/scale", object_path(k))));
+            query.insert("fieldManager".into(), json!("autoscaler"));
+            let replicas = rng.range(0, 4);
+            if rng.percent(60) {
+                body = json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+                    "metadata": {"name": object_name(k), "namespace": "{namespace}"},
+                    "spec": {"replicas": replicas}});
+                s.insert("method".into(), json!("PUT"));
+            } else {
+                body = json!({"spec": {"replicas": replicas}});
+                s.insert("method".into(), json!("PATCH"));
+                s.insert("contentType".into(), json!("application/merge-patch+json"));
+            }
+        }
+        8 => {
+            body = Json::Null;
+            s.insert("method".into(), json!("GET"));
+            s.insert("path".into(), json!(object_path(k)));
+        }
+        9 => {
+            // Delete, sometimes with a precondition that fails.
+            body = match rng.below(4) {
+                0 => json!({"apiVersion": "v1", "kind": "DeleteOptions",
+                    "preconditions": {"uid": "00000000-0000-0000-0000-000000000000"}}),
+                1 => json!({"apiVersion": "v1", "kind": "DeleteOptions",
+                    "preconditions": {"resourceVersion": "1"}}),
+                _ => Json::Null,
+            };
+            s.insert("method".into(), json!("DELETE"));
+            s.insert("path".into(), json!(object_path(k)));
+        }
+        _ => {
+            // A malformed patch.
+            body = Json::Null;
+            s.insert("method".into(), json!("PATCH"));
+            s.insert("path".into(), json!(object_path(k)));
+            s.insert(
+                "contentType".into(),
+                json!(rng.pick(&[
+                    "application/merge-patch+json",
+                    "application/json-patch+json",
+                    "application/apply-patch+yaml"
+                ])),
+            );
+            s.insert("bodyText".into(), json!("{\"metadata\": "));
+            query.insert("fieldManager".into(), json!(manager));
+        }
+    }
+    let method = s["method"].as_str().unwrap_or_default().to_owned();
+    let writes = method != "GET";
+    if writes && method != "DELETE" && body.is_object() && body.get("kind").is_some() {
+        mangle(k, &mut body, &mut query, rng);
+    }
+    if writes && rng.percent(10) {
+        query.insert("dryRun".into(), json!("All"));
+    }
+    if !body.is_null() {
+        s.insert("body".into(), body);
+    }
+    if !query.is_empty() {
+        s.insert("query".into(), Json::Object(query));
+    }
+    if writes {
+        s.insert("stored".into(), json!(true));
+    }
+    Json::Object(s)
+}
+
+/// What makes a request wrong or unusual: field validation with an unknown field, a name or
+/// kind not matching the URL, managedFields in the body.
+fn mangle(k: &Kind, body: &mut Json, query: &mut Map<String, Json>, rng: &mut Rng) {
+    if rng.percent(12) {
+        query.insert(
+            "fieldValidation".into(),
+            json!(rng.pick(&["Strict", "Warn", "Ignore"])),
+        );
+        if rng.percent(70) {
+            if let Some(spec) = body.get_mut("spec").and_then(Json::as_object_mut) {
+                spec.insert("bogus".into(), json!(1));
+            } else {
+                body["metadata"]["bogus"] = json!("x");
+            }
+        }
+    }
+    match rng.below(40) {
+        0 => body["metadata"]["name"] = json!("other"),
+        1 => {
+            body["kind"] = json!(if k.kind == "ConfigMap" {
+                "Secret"
+            } else {
+                "ConfigMap"
+            })
+        }
+        2 => body["apiVersion"] = json!("example.com/v2"),
+        3 => body["metadata"]["managedFields"] = json!([]),
+        4 => {
+            body["metadata"]["managedFields"] = json!([{"manager": "imported", "operation": "Update",
+                "apiVersion": k.api_version, "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:metadata": {"f:labels": {"f:app": {}}}}}])
+        }
+        5 => {
+            body["metadata"]["managedFields"] =
+                json!([{"manager": "imported", "operation": "Update", "fieldsV1": {}}])
+        }
+        _ => {}
+    }
+}
+
+fn merge_patch(k: &Kind, n: &Knobs, rng: &mut Rng) -> Json {
+    match rng.below(4) {
+        0 => json!({"metadata": {"labels": {"tier": n.tier}}}),
+        1 => json!({"metadata": {"labels": {"extra": null}}}),
+        _ => {
+            let mut o = partial_object(k, n, rng);
+            if let Some(m) = o.as_object_mut() {
+                m.remove("apiVersion");
+                m.remove("kind");
+                m.remove("metadata");
+            }
+            o
+        }
+    }
+}
+
+fn json_patch(k: &Kind, n: &Knobs, rng: &mut Rng) -> Json {
+    match rng.below(5) {
+        0 => json!([{"op": "add", "path": "/metadata/labels/tier", "value": n.tier}]),
+        1 => json!([{"op": "remove", "path": "/metadata/labels/extra"}]),
+        2 => json!([{"op": "test", "path": "/metadata/labels/tier", "value": "db"},
+            {"op": "replace", "path": "/metadata/labels/tier", "value": n.tier}]),
+        _ => {
+            // Replace one top-level field of the content with the knobs' value.
+            let content = content(k, n);
+            match content.iter().nth(rng.below(content.len().max(1))) {
+                Some((key, value)) => {
+                    json!([{"op": "replace", "path": format!("/{key}"), "value": value}])
+                }
+                None => {
+                    json!([{"op": "add", "path": "/metadata/annotations", "value": {"note": n.tier}}])
+                }
+            }
+        }
+    }
+}
