@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,6 +73,15 @@ type apiserverStep struct {
 
 // The projected token volume admission adds to a Pod: kube-api-access-<5 random characters>.
 var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
+
+// A refusal's message can hold the object it refused, written as JSON text (a patch that did
+// not decode), or the version a precondition met in storage: those resourceVersions and times
+// are the server's as much as the object's own are.
+var (
+	embeddedVersion = regexp.MustCompile(`"resourceVersion\\*":\\*"([0-9]+)`)
+	embeddedTime    = regexp.MustCompile(`"(?:creationTimestamp|deletionTimestamp|time)\\*":\\*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)`)
+	recordVersion   = regexp.MustCompile(`ResourceVersion in record \(([0-9]+)\)`)
+)
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
@@ -702,7 +712,9 @@ type normaliser struct {
 	versions  map[string]string
 	allocated map[string]map[string]string // by key (clusterIP, nodePort, ...)
 	generated map[string]string
-	explicit  map[string]bool // values the requests themselves set at allocated keys
+	// names made from generateName, as written: other fields repeat them (a Job's labels)
+	generatedNames map[string]string
+	explicit       map[string]bool // values the requests themselves set at allocated keys
 }
 
 // The keys whose values the server allocates; clusterIPs shares clusterIP's numbering.
@@ -712,7 +724,7 @@ var allocatedKeys = map[string]string{
 
 func newNormaliser() *normaliser {
 	return &normaliser{uids: map[string]string{}, versions: map[string]string{}, allocated: map[string]map[string]string{},
-		generated: map[string]string{}, explicit: map[string]bool{}}
+		generated: map[string]string{}, generatedNames: map[string]string{}, explicit: map[string]bool{}}
 }
 
 // requested notes the values a request sets at the allocated keys: a value the client chose
@@ -761,8 +773,8 @@ func placeholder(m map[string]string, kind, value string) string {
 }
 
 func (n *normaliser) normalise(v any, clock *stepClock) (any, error) {
-	// First pass: number the uids in order (sorted keys: a deterministic walk), so that
-	// messages naming them can be rewritten too.
+	// First pass: number the uids and generated names in order (sorted keys: a deterministic
+	// walk), so that messages and labels naming them can be rewritten too.
 	n.collectUIDs(v)
 	return n.walk(v, "", clock)
 }
@@ -774,6 +786,11 @@ func (n *normaliser) collectUIDs(v any) {
 		for _, k := range keys {
 			if s, ok := t[k].(string); ok && k == "uid" && s != "" {
 				placeholder(n.uids, "uid", s)
+			}
+		}
+		if prefix, _ := t["generateName"].(string); prefix != "" {
+			if name, ok := t["name"].(string); ok && strings.HasPrefix(name, prefix) && len(name) > len(prefix) {
+				n.generatedNames[name] = prefix + placeholder(n.generated, "generated", name)
 			}
 		}
 		for _, k := range keys {
@@ -790,14 +807,10 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 	switch t := v.(type) {
 	case jObject:
 		out := jObject{}
-		generateName, _ := t["generateName"].(string)
 		for _, k := range sortedKeys(t) {
 			e := t[k]
-			if k == "name" && generateName != "" {
-				if s, ok := e.(string); ok && strings.HasPrefix(s, generateName) && len(s) > len(generateName) {
-					out[k] = generateName + placeholder(n.generated, "generated", s)
-					continue
-				}
+			if k == "causes" {
+				e = conflictCausesInOrder(e)
 			}
 			if _, entry := t["manager"]; k == "time" && entry {
 				// A managedFields entry's time.
@@ -851,7 +864,18 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		for uid, p := range n.uids {
 			t = strings.ReplaceAll(t, uid, p)
 		}
-		return t, nil
+		// Longest first, so that a name holding another is rewritten whole.
+		names := make([]string, 0, len(n.generatedNames))
+		for name := range n.generatedNames {
+			names = append(names, name)
+		}
+		sort.Slice(names, func(i, j int) bool {
+			return len(names[i]) > len(names[j]) || (len(names[i]) == len(names[j]) && names[i] < names[j])
+		})
+		for _, name := range names {
+			t = strings.ReplaceAll(t, name, n.generatedNames[name])
+		}
+		return n.embedded(t, clock)
 	case jNumber:
 		if group, ok := allocatedKeys[key]; ok && !n.explicit[string(t)] && t != "0" {
 			if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
@@ -861,6 +885,55 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		return t, nil
 	}
 	return v, nil
+}
+
+// conflictCausesInOrder orders the causes of an apply conflict by manager. The server lists
+// each manager's fields in order but the managers in the order of a Go map's iteration, which
+// no server reproduces; a manager's own fields keep their order (a stable sort on the message,
+// which names the manager). Causes of any other kind are left as they are.
+func conflictCausesInOrder(v any) any {
+	causes, ok := v.([]any)
+	if !ok || len(causes) < 2 {
+		return v
+	}
+	for _, c := range causes {
+		if m, ok := c.(jObject); !ok || m["reason"] != "FieldManagerConflict" {
+			return v
+		}
+	}
+	out := append([]any(nil), causes...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := out[i].(jObject)["message"].(string)
+		b, _ := out[j].(jObject)["message"].(string)
+		return a < b
+	})
+	return out
+}
+
+// embedded rewrites the resourceVersions and times a message quotes (as JSON text, its quotes
+// escaped once or more), as the object's own are.
+func (n *normaliser) embedded(t string, clock *stepClock) (string, error) {
+	version := func(v string) (string, error) { return placeholder(n.versions, "resourceVersion", v), nil }
+	t, _ = replaceGroup(embeddedVersion, t, version)
+	t, _ = replaceGroup(recordVersion, t, version)
+	return replaceGroup(embeddedTime, t, clock.label)
+}
+
+// replaceGroup replaces the first group of every match of re in s by f's answer.
+func replaceGroup(re *regexp.Regexp, s string, f func(string) (string, error)) (string, error) {
+	var out strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		r, err := f(s[m[2]:m[3]])
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(s[last:m[2]])
+		out.WriteString(r)
+		last = m[3]
+	}
+	out.WriteString(s[last:])
+	return out.String(), nil
 }
 
 func (n *normaliser) allocatedMap(group string) map[string]string {
