@@ -74,7 +74,14 @@ type apiserverStep struct {
 // The projected token volume admission adds to a Pod: kube-api-access-<5 random characters>.
 var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
 
-var digits = regexp.MustCompile(`[0-9]+`)
+// A refusal's message can hold the object it refused, written as JSON text (a patch that did
+// not decode), or the version a precondition met in storage: those resourceVersions and times
+// are the server's as much as the object's own are.
+var (
+	embeddedVersion = regexp.MustCompile(`"resourceVersion\\*":\\*"([0-9]+)`)
+	embeddedTime    = regexp.MustCompile(`"(?:creationTimestamp|deletionTimestamp|time)\\*":\\*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)`)
+	recordVersion   = regexp.MustCompile(`ResourceVersion in record \(([0-9]+)\)`)
+)
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
@@ -718,7 +725,9 @@ type normaliser struct {
 	versions  map[string]string
 	allocated map[string]map[string]string // by key (clusterIP, nodePort, ...)
 	generated map[string]string
-	explicit  map[string]bool // values the requests themselves set at allocated keys
+	// names made from generateName, as written: other fields repeat them (a Job's labels)
+	generatedNames map[string]string
+	explicit       map[string]bool // values the requests themselves set at allocated keys
 }
 
 // The keys whose values the server allocates; clusterIPs shares clusterIP's numbering.
@@ -728,7 +737,7 @@ var allocatedKeys = map[string]string{
 
 func newNormaliser() *normaliser {
 	return &normaliser{uids: map[string]string{}, versions: map[string]string{}, allocated: map[string]map[string]string{},
-		generated: map[string]string{}, explicit: map[string]bool{}}
+		generated: map[string]string{}, generatedNames: map[string]string{}, explicit: map[string]bool{}}
 }
 
 // requested notes the values a request sets at the allocated keys: a value the client chose
@@ -777,8 +786,8 @@ func placeholder(m map[string]string, kind, value string) string {
 }
 
 func (n *normaliser) normalise(v any, clock *stepClock) (any, error) {
-	// First pass: number the uids in order (sorted keys: a deterministic walk), so that
-	// messages naming them can be rewritten too.
+	// First pass: number the uids and generated names in order (sorted keys: a deterministic
+	// walk), so that messages and labels naming them can be rewritten too.
 	n.collectUIDs(v)
 	return n.walk(v, "", clock)
 }
@@ -790,6 +799,11 @@ func (n *normaliser) collectUIDs(v any) {
 		for _, k := range keys {
 			if s, ok := t[k].(string); ok && k == "uid" && s != "" {
 				placeholder(n.uids, "uid", s)
+			}
+		}
+		if prefix, _ := t["generateName"].(string); prefix != "" {
+			if name, ok := t["name"].(string); ok && strings.HasPrefix(name, prefix) && len(name) > len(prefix) {
+				n.generatedNames[name] = prefix + placeholder(n.generated, "generated", name)
 			}
 		}
 		for _, k := range keys {
@@ -806,15 +820,8 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 	switch t := v.(type) {
 	case jObject:
 		out := jObject{}
-		generateName, _ := t["generateName"].(string)
 		for _, k := range sortedKeys(t) {
 			e := t[k]
-			if k == "name" && generateName != "" {
-				if s, ok := e.(string); ok && strings.HasPrefix(s, generateName) && len(s) > len(generateName) {
-					out[k] = generateName + placeholder(n.generated, "generated", s)
-					continue
-				}
-			}
 			if _, entry := t["manager"]; k == "time" && entry {
 				// A managedFields entry's time.
 				if s, ok := e.(string); ok {
@@ -870,17 +877,18 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		for uid, p := range n.uids {
 			t = strings.ReplaceAll(t, uid, p)
 		}
-		if key == "message" {
-			// A refusal may name a resourceVersion (a delete precondition's "in record
-			// (316)"): a whole number already numbered becomes its placeholder.
-			t = digits.ReplaceAllStringFunc(t, func(d string) string {
-				if p, ok := n.versions[d]; ok {
-					return p
-				}
-				return d
-			})
+		// Longest first, so that a name holding another is rewritten whole.
+		names := make([]string, 0, len(n.generatedNames))
+		for name := range n.generatedNames {
+			names = append(names, name)
 		}
-		return t, nil
+		sort.Slice(names, func(i, j int) bool {
+			return len(names[i]) > len(names[j]) || (len(names[i]) == len(names[j]) && names[i] < names[j])
+		})
+		for _, name := range names {
+			t = strings.ReplaceAll(t, name, n.generatedNames[name])
+		}
+		return n.embedded(t, clock)
 	case jNumber:
 		if group, ok := allocatedKeys[key]; ok && !n.explicit[string(t)] && t != "0" {
 			if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
@@ -890,6 +898,32 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		return t, nil
 	}
 	return v, nil
+}
+
+// embedded rewrites the resourceVersions and times a message quotes (as JSON text, its quotes
+// escaped once or more), as the object's own are.
+func (n *normaliser) embedded(t string, clock *stepClock) (string, error) {
+	version := func(v string) (string, error) { return placeholder(n.versions, "resourceVersion", v), nil }
+	t, _ = replaceGroup(embeddedVersion, t, version)
+	t, _ = replaceGroup(recordVersion, t, version)
+	return replaceGroup(embeddedTime, t, clock.label)
+}
+
+// replaceGroup replaces the first group of every match of re in s by f's answer.
+func replaceGroup(re *regexp.Regexp, s string, f func(string) (string, error)) (string, error) {
+	var out strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		r, err := f(s[m[2]:m[3]])
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(s[last:m[2]])
+		out.WriteString(r)
+		last = m[3]
+	}
+	out.WriteString(s[last:])
+	return out.String(), nil
 }
 
 func (n *normaliser) allocatedMap(group string) map[string]string {

@@ -45,6 +45,17 @@ pub enum Category {
     /// The words of a Go reader's error (yaml.v2's, encoding/json's), which smd's readers do
     /// not reproduce: the status and reason agree, the message differs.
     ReaderWords,
+    /// smd's field manager answers otherwise than the server's to the same request (issue 12,
+    /// item 6, where the count must reach 0).
+    FieldManager,
+    /// A CRD's structural schema at work: `default`s applied and unknown fields pruned (the
+    /// next issue).
+    CrdDefaulting,
+    /// One object served in several versions (a CRD's, autoscaling v1 and v2): the replay keeps
+    /// objects by URL and smd converts neither objects nor managedFields (the next issue).
+    Conversion,
+    /// Admission plugins (NamespaceLifecycle, ServiceAccount) refusing before any write.
+    Admission,
 }
 
 impl Category {
@@ -55,11 +66,18 @@ impl Category {
             Category::Patch => "patch algorithms not yet in smd (smd::patch)",
             Category::Validation => "registry validation (next issue)",
             Category::ReaderWords => "a Go reader's error words (yaml.v2, encoding/json)",
+            Category::FieldManager => "the field manager's answer (item 6)",
+            Category::CrdDefaulting => "CRD defaulting and pruning (next issue)",
+            Category::Conversion => "version conversion (next issue)",
+            Category::Admission => "admission plugins",
         }
     }
 }
 
-use Category::{Defaulting, Patch, ReaderWords, Validation};
+use Category::{
+    Admission, Conversion, CrdDefaulting, Defaulting, FieldManager, Patch, ReaderWords,
+    Validation,
+};
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
 /// counted from 1, category). The test checks that each still differs.

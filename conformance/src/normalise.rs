@@ -30,6 +30,9 @@ pub struct Normaliser {
     versions: BTreeMap<String, String>,
     allocated: BTreeMap<String, BTreeMap<String, String>>,
     generated: BTreeMap<String, String>,
+    /// Names made from `generateName`, as written, and their normal form: other fields repeat
+    /// them (a Job's labels).
+    generated_names: BTreeMap<String, String>,
     explicit: BTreeSet<String>,
 }
 
@@ -107,6 +110,16 @@ impl Normaliser {
                 {
                     placeholder(&mut self.uids, "uid", s);
                 }
+                if let Some(prefix) = m.get("generateName").and_then(Json::as_str)
+                    && !prefix.is_empty()
+                    && let Some(name) = m.get("name").and_then(Json::as_str)
+                    && name.len() > prefix.len()
+                    && name.starts_with(prefix)
+                {
+                    let p = placeholder(&mut self.generated, "generated", name);
+                    self.generated_names
+                        .insert(name.to_owned(), format!("{prefix}{p}"));
+                }
                 m.values().for_each(|e| self.collect_uids(e));
             }
             Json::Array(l) => l.iter().for_each(|e| self.collect_uids(e)),
@@ -117,20 +130,9 @@ impl Normaliser {
     fn walk(&mut self, value: &Json, key: &str, label: TimeLabel<'_>) -> Result<Json, String> {
         Ok(match value {
             Json::Object(m) => {
-                let generate_name = m.get("generateName").and_then(Json::as_str).unwrap_or("");
                 let is_entry = m.contains_key("manager");
                 let mut out = serde_json::Map::new();
                 for (k, e) in m {
-                    if k == "name"
-                        && !generate_name.is_empty()
-                        && let Some(s) = e.as_str()
-                        && s.len() > generate_name.len()
-                        && s.starts_with(generate_name)
-                    {
-                        let p = placeholder(&mut self.generated, "generated", s);
-                        out.insert(k.clone(), Json::String(format!("{generate_name}{p}")));
-                        continue;
-                    }
                     if k == "time"
                         && is_entry
                         && let Some(s) = e.as_str()
@@ -203,34 +205,30 @@ impl Normaliser {
         for (uid, p) in &self.uids {
             out = out.replace(uid.as_str(), p);
         }
-        if key == "message" {
-            out = self.versions_in(&out);
+        // Longest first, so that a name holding another is rewritten whole.
+        let mut names: Vec<(&String, &String)> = self.generated_names.iter().collect();
+        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(b.0)));
+        for (name, p) in names {
+            out = out.replace(name.as_str(), p);
         }
-        Ok(out)
+        self.embedded(&out, label)
     }
 
-    /// A refusal's message with each whole number that is a resourceVersion already numbered
-    /// (a delete precondition's `in record (316)`) made its placeholder.
-    fn versions_in(&self, s: &str) -> String {
-        let mut out = String::with_capacity(s.len());
-        let mut run = String::new();
-        let flush = |run: &mut String, out: &mut String| {
-            match self.versions.get(run.as_str()) {
-                Some(p) => out.push_str(p),
-                None => out.push_str(run),
-            }
-            run.clear();
-        };
-        for c in s.chars() {
-            if c.is_ascii_digit() {
-                run.push(c);
-            } else {
-                flush(&mut run, &mut out);
-                out.push(c);
-            }
-        }
-        flush(&mut run, &mut out);
-        out
+    /// The resourceVersions and times a message quotes (as JSON text, its quotes escaped once
+    /// or more, or a precondition's `ResourceVersion in record (N)`), rewritten as the
+    /// object's own are.
+    fn embedded(&mut self, s: &str, label: TimeLabel<'_>) -> Result<String, String> {
+        let versions = &mut self.versions;
+        let s = replace_quoted(s, &["resourceVersion"], digits_len, |v| {
+            Ok(placeholder(versions, "resourceVersion", v))
+        })?;
+        let s = replace_record_versions(&s, |v| Ok(placeholder(versions, "resourceVersion", v)))?;
+        replace_quoted(
+            &s,
+            &["creationTimestamp", "deletionTimestamp", "time"],
+            time_len,
+            label,
+        )
     }
 }
 
@@ -264,4 +262,88 @@ fn scalars(value: &Json) -> Vec<String> {
         Json::String(s) => vec![s.clone()],
         other => vec![other.to_string()],
     }
+}
+
+/// `s` with the value of every `"NAME":"VALUE` (the quotes escaped any number of times, NAME one
+/// of `names`, VALUE `value_len` bytes long) replaced by `f`'s answer, as gogen's
+/// `"(?:NAMES)\\*":\\*"(VALUE)` does.
+fn replace_quoted(
+    s: &str,
+    names: &[&str],
+    value_len: fn(&str) -> Option<usize>,
+    mut f: impl FnMut(&str) -> Result<String, String>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('"') {
+        let after = &rest[at + 1..];
+        let value_at = names.iter().find_map(|name| {
+            let tail = after.strip_prefix(name)?.trim_start_matches('\\');
+            let tail = tail.strip_prefix("\":")?.trim_start_matches('\\');
+            let value = tail.strip_prefix('"')?;
+            let len = value_len(value)?;
+            Some((s.len() - value.len(), len))
+        });
+        match value_at {
+            Some((start, len)) => {
+                let offset = s.len() - rest.len();
+                out.push_str(&s[offset..start]);
+                out.push_str(&f(&s[start..start + len])?);
+                rest = &s[start + len..];
+            }
+            None => {
+                out.push_str(&rest[..at + 1]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `s` with the N of every `ResourceVersion in record (N)` replaced by `f`'s answer.
+fn replace_record_versions(
+    s: &str,
+    mut f: impl FnMut(&str) -> Result<String, String>,
+) -> Result<String, String> {
+    const PREFIX: &str = "ResourceVersion in record (";
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(PREFIX) {
+        let value = &rest[at + PREFIX.len()..];
+        match digits_len(value).filter(|&n| value[n..].starts_with(')')) {
+            Some(n) => {
+                out.push_str(&rest[..at + PREFIX.len()]);
+                out.push_str(&f(&value[..n])?);
+                rest = &value[n..];
+            }
+            None => {
+                out.push_str(&rest[..at + PREFIX.len()]);
+                rest = value;
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The length of the run of ASCII digits `s` starts with, if any.
+fn digits_len(s: &str) -> Option<usize> {
+    let n = s.bytes().take_while(u8::is_ascii_digit).count();
+    (n > 0).then_some(n)
+}
+
+/// 20 when `s` starts with a time as `YYYY-MM-DDTHH:MM:SSZ`.
+fn time_len(s: &str) -> Option<usize> {
+    let shape = b"dddd-dd-ddTdd:dd:ddZ";
+    let b = s.as_bytes();
+    (b.len() >= shape.len()
+        && shape.iter().zip(b).all(|(&want, &got)| {
+            if want == b'd' {
+                got.is_ascii_digit()
+            } else {
+                want == got
+            }
+        }))
+    .then_some(shape.len())
 }
