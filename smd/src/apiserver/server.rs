@@ -539,12 +539,31 @@ impl ApiServer {
                 .and_then(|text| Value::from_json(text).ok())
             {
                 Some(v) => Ok(v),
-                None => smd_fieldpath::yaml::from_slice(&call.request.body),
+                // The server's YAML reader takes the first document of several.
+                None => smd_fieldpath::yaml::documents_from_slice(&call.request.body)
+                    .map(|docs| docs.into_iter().next().unwrap_or(Value::Null)),
             },
         };
         let patch = match parsed {
             // An empty body is `null`, which decodes as an object of no kind.
             Ok(Value::Null) => Value::Map(Map::new()),
+            Ok(
+                ref v @ (Value::List(_)
+                | Value::String(_)
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)),
+            ) => {
+                let go_type = match v {
+                    Value::List(_) => "array",
+                    Value::String(_) => "string",
+                    Value::Bool(_) => "bool",
+                    _ => "number",
+                };
+                return status::bad_request(&format!(
+                    "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_type} into Go value of type map[string]interface {{}}"
+                ));
+            }
             Ok(mut v) => {
                 crate::managedfields::normalize_numbers(&mut v);
                 v
@@ -661,6 +680,16 @@ impl ApiServer {
         }
         if let Some(refusal) = check_name(&patched, &call.target) {
             return refusal;
+        }
+        // A patch that sets the resourceVersion makes it a precondition.
+        let rv = nested_str(&patched, &["metadata", "resourceVersion"]);
+        if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
+            return status::conflict(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.target.name,
+                MODIFIED,
+            );
         }
         let (body, warnings) = match self.decode_builtin(&call, patched) {
             Ok(d) => d,
@@ -1092,6 +1121,18 @@ fn preconditions(call: &Call<'_>, body: &Value, stored: &Value) -> Option<Respon
                 message: "Invalid value: 0: must be specified for an update".into(),
                 field: "metadata.resourceVersion".into(),
             }],
+        ));
+    }
+    if !rv.is_empty() && rv.parse::<u64>().is_err() {
+        // The storage parses the version before comparing it.
+        return Some(status::failure(
+            500,
+            "",
+            &format!(
+                "strconv.ParseUint: parsing {}: invalid syntax",
+                status::quote(rv)
+            ),
+            None,
         ));
     }
     if !rv.is_empty() && rv != stored_rv {
