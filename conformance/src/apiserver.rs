@@ -98,6 +98,9 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("requests.yaml", "req-delete", 1, Defaulting),
     ("requests.yaml", "req-cluster-scoped", 1, Defaulting),
     ("requests.yaml", "req-cluster-scoped", 2, Defaulting),
+    // The created Deployment and Pod are defaulted.
+    ("requests.yaml", "req-delete-propagation", 1, Defaulting),
+    ("requests.yaml", "req-delete-propagation", 5, Defaulting),
     // A malformed apply body: yaml.v2's words, not smd's YAML reader's.
     ("requests.yaml", "req-options", 5, ReaderWords),
     // Two ports without names.

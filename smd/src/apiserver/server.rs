@@ -749,11 +749,100 @@ impl ApiServer {
                 ),
             );
         }
+        // Propagation by a finalizer the garbage collector would act on (none runs here, so
+        // it stays, as on a server without kube-controller-manager).
+        let policy = match nested_str(&options, &["propagationPolicy"]) {
+            "" => call.request.query_value("propagationPolicy"),
+            p => p,
+        };
+        let added = match policy {
+            "Orphan" => Some("orphan"),
+            "Foreground" => Some("foregroundDeletion"),
+            _ => None,
+        };
+        let mut finalizers: Vec<Value> = get(&stored, &["metadata", "finalizers"])
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default();
+        if let Some(f) = added
+            && !finalizers.iter().any(|e| e.as_str() == Some(f))
+        {
+            finalizers.push(Value::from(f));
+        }
+        if !finalizers.is_empty() {
+            // Graceful deletion: the object stays, marked, until its finalizers are gone.
+            let mut object = stored.clone();
+            if get(&object, &["metadata", "deletionTimestamp"]).is_none_or(Value::is_null) {
+                set(
+                    &mut object,
+                    &["metadata", "deletionTimestamp"],
+                    Value::from(call.now.to_string()),
+                );
+                set(
+                    &mut object,
+                    &["metadata", "deletionGracePeriodSeconds"],
+                    Value::Int(0),
+                );
+                if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
+                    && g > 0
+                {
+                    set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
+                }
+            }
+            set(
+                &mut object,
+                &["metadata", "finalizers"],
+                Value::List(finalizers),
+            );
+            if object == stored {
+                return ok(200, object);
+            }
+            if !call.dry_run {
+                let rv = self.store.next_revision();
+                set(
+                    &mut object,
+                    &["metadata", "resourceVersion"],
+                    Value::from(rv),
+                );
+                self.store.insert(call.key.clone(), object.clone());
+            }
+            return ok(200, object);
+        }
         let mut details = Details::of(group, &call.resource.plural, &call.target.name);
         details.uid = uid.to_owned();
+        // A Pod's deletion is graceful: the answer is the Pod marked for deletion, a write of
+        // its own (an unscheduled one, with no kubelet to wait for, then goes at once).
+        let marked_rv = (group.is_empty() && call.resource.plural == "pods" && !call.dry_run)
+            .then(|| self.store.next_revision());
         if !call.dry_run {
             self.store.remove(&call.key);
             self.store.next_revision();
+        }
+        if group.is_empty() && call.resource.plural == "pods" {
+            let mut object = stored.clone();
+            if let Some(rv) = marked_rv {
+                set(
+                    &mut object,
+                    &["metadata", "resourceVersion"],
+                    Value::from(rv),
+                );
+            }
+            set(
+                &mut object,
+                &["metadata", "deletionTimestamp"],
+                Value::from(call.now.to_string()),
+            );
+            set(
+                &mut object,
+                &["metadata", "deletionGracePeriodSeconds"],
+                Value::Int(0),
+            );
+            if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
+                && g > 0
+            {
+                set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
+            }
+            return ok(200, object);
         }
         status::deleted(&details)
     }
@@ -873,6 +962,20 @@ impl ApiServer {
                 &["metadata", "generation"],
                 Value::Int(current + 1),
             );
+        }
+        // An object being deleted goes once its last finalizer does; the answer is the
+        // object as that update left it.
+        let deleting =
+            get(&object, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null());
+        let finalized = get(&object, &["metadata", "finalizers"])
+            .and_then(Value::as_list)
+            .is_none_or(<[Value]>::is_empty);
+        if deleting && finalized {
+            if !call.dry_run {
+                self.store.remove(&call.key);
+                self.store.next_revision();
+            }
+            return answer(self, object);
         }
         if !call.dry_run {
             let rv = self.store.next_revision();
