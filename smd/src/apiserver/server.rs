@@ -573,6 +573,16 @@ impl ApiServer {
         let manager = call.request.query_value("fieldManager").to_owned();
         let force = call.request.query_value("force") == "true";
         let name = nested_str(&patch, &["metadata", "name"]);
+        // A patch of the resource's kind must name its object (one of another kind is refused
+        // for its kind first, by the field manager).
+        let own_kind = nested_str(&patch, &["kind"]) == call.resource.kind
+            && check_kind(&patch, &call.resource).is_none();
+        if name.is_empty() && own_kind && call.target.subresource.is_empty() {
+            return status::bad_request(&format!(
+                "the name of the object ({} based on URL) was undeterminable: name must be provided",
+                call.target.name
+            ));
+        }
         if !name.is_empty() && name != call.target.name {
             return status::bad_request(&format!(
                 "the name of the object ({name}) does not match the name on the URL ({})",
@@ -1038,11 +1048,51 @@ fn decode_body(call: &Call<'_>) -> Result<Value, Response> {
             return Ok(v.clone());
         }
     }
-    let parsed = match content_type(request) {
+    let ct = content_type(request);
+    if !matches!(
+        ct,
+        "application/json" | "application/yaml" | "application/vnd.kubernetes.protobuf"
+    ) {
+        return Err(status::failure(
+            415,
+            "UnsupportedMediaType",
+            "the body of the request was in an unknown format - accepted media types include: \
+             application/json, application/yaml, application/vnd.kubernetes.protobuf",
+            None,
+        ));
+    }
+    // A body that is not JSON at all: the decoder's words, with the body's first 30 bytes
+    // (`<empty>` for none).
+    let unrecognized = |why: &str| {
+        let summary = match request.body.get(..30) {
+            _ if request.body.is_empty() => "<empty>".to_owned(),
+            Some(head) => format!("{} ...", String::from_utf8_lossy(head)),
+            None => String::from_utf8_lossy(&request.body).into_owned(),
+        };
+        status::bad_request(&format!(
+            "the object provided is unrecognized (must be of type {}): couldn't get version/kind; json parse error: {why} ({summary})",
+            resource.kind
+        ))
+    };
+    let parsed = match ct {
         "application/yaml" => {
             smd_fieldpath::yaml::from_slice(&request.body).map_err(|e| e.to_string())
         }
-        _ => Value::from_json(&String::from_utf8_lossy(&request.body)).map_err(|e| e.to_string()),
+        _ => {
+            let text = String::from_utf8_lossy(&request.body);
+            match Value::from_json(&text) {
+                Ok(v) => Ok(v),
+                Err(e) => {
+                    let eof = serde_json::from_str::<serde_json::Value>(&text)
+                        .err()
+                        .is_some_and(|e| e.is_eof());
+                    if eof {
+                        return Err(unrecognized("unexpected end of JSON input"));
+                    }
+                    Err(e.to_string())
+                }
+            }
+        }
     };
     match parsed {
         Ok(v) if v.as_map().is_some() => Ok(v),
