@@ -147,6 +147,12 @@ fn send(
     force: bool,
 ) -> Result<Value, Refusal> {
     let identity = pair.live.as_ref().unwrap_or(&pair.applied).identity();
+    if identity.name.is_empty() {
+        // kubectl refuses it before any request: there is no URL to send it to.
+        return Err(Refusal::Unserved(
+            "resource name may not be empty (kubectl refuses to send it)".to_owned(),
+        ));
+    }
     let namespace = match (resource.namespaced, identity.namespace.as_str()) {
         (false, _) => "",
         (true, "") => "default",

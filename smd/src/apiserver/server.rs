@@ -539,12 +539,31 @@ impl ApiServer {
                 .and_then(|text| Value::from_json(text).ok())
             {
                 Some(v) => Ok(v),
-                None => smd_fieldpath::yaml::from_slice(&call.request.body),
+                // The server's YAML reader takes the first document of several.
+                None => smd_fieldpath::yaml::documents_from_slice(&call.request.body)
+                    .map(|docs| docs.into_iter().next().unwrap_or(Value::Null)),
             },
         };
         let patch = match parsed {
             // An empty body is `null`, which decodes as an object of no kind.
             Ok(Value::Null) => Value::Map(Map::new()),
+            Ok(
+                ref v @ (Value::List(_)
+                | Value::String(_)
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)),
+            ) => {
+                let go_type = match v {
+                    Value::List(_) => "array",
+                    Value::String(_) => "string",
+                    Value::Bool(_) => "bool",
+                    _ => "number",
+                };
+                return status::bad_request(&format!(
+                    "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_type} into Go value of type map[string]interface {{}}"
+                ));
+            }
             Ok(mut v) => {
                 crate::managedfields::normalize_numbers(&mut v);
                 v
@@ -554,6 +573,16 @@ impl ApiServer {
         let manager = call.request.query_value("fieldManager").to_owned();
         let force = call.request.query_value("force") == "true";
         let name = nested_str(&patch, &["metadata", "name"]);
+        // A patch of the resource's kind must name its object (one of another kind is refused
+        // for its kind first, by the field manager).
+        let own_kind = nested_str(&patch, &["kind"]) == call.resource.kind
+            && check_kind(&patch, &call.resource).is_none();
+        if name.is_empty() && own_kind && call.target.subresource.is_empty() {
+            return status::bad_request(&format!(
+                "the name of the object ({} based on URL) was undeterminable: name must be provided",
+                call.target.name
+            ));
+        }
         if !name.is_empty() && name != call.target.name {
             return status::bad_request(&format!(
                 "the name of the object ({name}) does not match the name on the URL ({})",
@@ -662,6 +691,16 @@ impl ApiServer {
         if let Some(refusal) = check_name(&patched, &call.target) {
             return refusal;
         }
+        // A patch that sets the resourceVersion makes it a precondition.
+        let rv = nested_str(&patched, &["metadata", "resourceVersion"]);
+        if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
+            return status::conflict(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.target.name,
+                MODIFIED,
+            );
+        }
         let (body, warnings) = match self.decode_builtin(&call, patched) {
             Ok(d) => d,
             Err(r) => return r,
@@ -720,11 +759,100 @@ impl ApiServer {
                 ),
             );
         }
+        // Propagation by a finalizer the garbage collector would act on (none runs here, so
+        // it stays, as on a server without kube-controller-manager).
+        let policy = match nested_str(&options, &["propagationPolicy"]) {
+            "" => call.request.query_value("propagationPolicy"),
+            p => p,
+        };
+        let added = match policy {
+            "Orphan" => Some("orphan"),
+            "Foreground" => Some("foregroundDeletion"),
+            _ => None,
+        };
+        let mut finalizers: Vec<Value> = get(&stored, &["metadata", "finalizers"])
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default();
+        if let Some(f) = added
+            && !finalizers.iter().any(|e| e.as_str() == Some(f))
+        {
+            finalizers.push(Value::from(f));
+        }
+        if !finalizers.is_empty() {
+            // Graceful deletion: the object stays, marked, until its finalizers are gone.
+            let mut object = stored.clone();
+            if get(&object, &["metadata", "deletionTimestamp"]).is_none_or(Value::is_null) {
+                set(
+                    &mut object,
+                    &["metadata", "deletionTimestamp"],
+                    Value::from(call.now.to_string()),
+                );
+                set(
+                    &mut object,
+                    &["metadata", "deletionGracePeriodSeconds"],
+                    Value::Int(0),
+                );
+                if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
+                    && g > 0
+                {
+                    set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
+                }
+            }
+            set(
+                &mut object,
+                &["metadata", "finalizers"],
+                Value::List(finalizers),
+            );
+            if object == stored {
+                return ok(200, object);
+            }
+            if !call.dry_run {
+                let rv = self.store.next_revision();
+                set(
+                    &mut object,
+                    &["metadata", "resourceVersion"],
+                    Value::from(rv),
+                );
+                self.store.insert(call.key.clone(), object.clone());
+            }
+            return ok(200, object);
+        }
         let mut details = Details::of(group, &call.resource.plural, &call.target.name);
         details.uid = uid.to_owned();
+        // A Pod's deletion is graceful: the answer is the Pod marked for deletion, a write of
+        // its own (an unscheduled one, with no kubelet to wait for, then goes at once).
+        let marked_rv = (group.is_empty() && call.resource.plural == "pods" && !call.dry_run)
+            .then(|| self.store.next_revision());
         if !call.dry_run {
             self.store.remove(&call.key);
             self.store.next_revision();
+        }
+        if group.is_empty() && call.resource.plural == "pods" {
+            let mut object = stored.clone();
+            if let Some(rv) = marked_rv {
+                set(
+                    &mut object,
+                    &["metadata", "resourceVersion"],
+                    Value::from(rv),
+                );
+            }
+            set(
+                &mut object,
+                &["metadata", "deletionTimestamp"],
+                Value::from(call.now.to_string()),
+            );
+            set(
+                &mut object,
+                &["metadata", "deletionGracePeriodSeconds"],
+                Value::Int(0),
+            );
+            if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
+                && g > 0
+            {
+                set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
+            }
+            return ok(200, object);
         }
         status::deleted(&details)
     }
@@ -845,6 +973,20 @@ impl ApiServer {
                 Value::Int(current + 1),
             );
         }
+        // An object being deleted goes once its last finalizer does; the answer is the
+        // object as that update left it.
+        let deleting =
+            get(&object, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null());
+        let finalized = get(&object, &["metadata", "finalizers"])
+            .and_then(Value::as_list)
+            .is_none_or(<[Value]>::is_empty);
+        if deleting && finalized {
+            if !call.dry_run {
+                self.store.remove(&call.key);
+                self.store.next_revision();
+            }
+            return answer(self, object);
+        }
         if !call.dry_run {
             let rv = self.store.next_revision();
             set(
@@ -906,11 +1048,51 @@ fn decode_body(call: &Call<'_>) -> Result<Value, Response> {
             return Ok(v.clone());
         }
     }
-    let parsed = match content_type(request) {
+    let ct = content_type(request);
+    if !matches!(
+        ct,
+        "application/json" | "application/yaml" | "application/vnd.kubernetes.protobuf"
+    ) {
+        return Err(status::failure(
+            415,
+            "UnsupportedMediaType",
+            "the body of the request was in an unknown format - accepted media types include: \
+             application/json, application/yaml, application/vnd.kubernetes.protobuf",
+            None,
+        ));
+    }
+    // A body that is not JSON at all: the decoder's words, with the body's first 30 bytes
+    // (`<empty>` for none).
+    let unrecognized = |why: &str| {
+        let summary = match request.body.get(..30) {
+            _ if request.body.is_empty() => "<empty>".to_owned(),
+            Some(head) => format!("{} ...", String::from_utf8_lossy(head)),
+            None => String::from_utf8_lossy(&request.body).into_owned(),
+        };
+        status::bad_request(&format!(
+            "the object provided is unrecognized (must be of type {}): couldn't get version/kind; json parse error: {why} ({summary})",
+            resource.kind
+        ))
+    };
+    let parsed = match ct {
         "application/yaml" => {
             smd_fieldpath::yaml::from_slice(&request.body).map_err(|e| e.to_string())
         }
-        _ => Value::from_json(&String::from_utf8_lossy(&request.body)).map_err(|e| e.to_string()),
+        _ => {
+            let text = String::from_utf8_lossy(&request.body);
+            match Value::from_json(&text) {
+                Ok(v) => Ok(v),
+                Err(e) => {
+                    let eof = serde_json::from_str::<serde_json::Value>(&text)
+                        .err()
+                        .is_some_and(|e| e.is_eof());
+                    if eof {
+                        return Err(unrecognized("unexpected end of JSON input"));
+                    }
+                    Err(e.to_string())
+                }
+            }
+        }
     };
     match parsed {
         Ok(v) if v.as_map().is_some() => Ok(v),
@@ -1092,6 +1274,18 @@ fn preconditions(call: &Call<'_>, body: &Value, stored: &Value) -> Option<Respon
                 message: "Invalid value: 0: must be specified for an update".into(),
                 field: "metadata.resourceVersion".into(),
             }],
+        ));
+    }
+    if !rv.is_empty() && rv.parse::<u64>().is_err() {
+        // The storage parses the version before comparing it.
+        return Some(status::failure(
+            500,
+            "",
+            &format!(
+                "strconv.ParseUint: parsing {}: invalid syntax",
+                status::quote(rv)
+            ),
+            None,
         ));
     }
     if !rv.is_empty() && rv != stored_rv {
