@@ -458,7 +458,8 @@ impl<'a> Walk<'a> {
                 Value::String(s) => match Timestamp::parse(s) {
                     Ok(t) => CustomVal::Time(Some(t)),
                     Err(e) => {
-                        self.save_error(e.to_string());
+                        let text = super::gotime::rfc3339_error(s).unwrap_or_else(|| e.to_string());
+                        self.save_error(text);
                         CustomVal::Time(None)
                     }
                 },
