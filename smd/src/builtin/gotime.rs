@@ -6,20 +6,69 @@
 //! fails or the range that is exceeded.
 
 const LAYOUT: &str = "2006-01-02T15:04:05Z07:00";
+const LAYOUT_MICRO: &str = "2006-01-02T15:04:05.000000Z07:00";
 
 /// Go's error text for a `value` the RFC 3339 layout refuses, if the walk finds the fault.
 pub(crate) fn rfc3339_error(value: &str) -> Option<String> {
+    walk(value, false).err()
+}
+
+/// `time.Parse(metav1.RFC3339Micro, value)` (`metav1.MicroTime`): where the six fraction
+/// digits start and their value, or Go's error text.
+pub(crate) fn rfc3339_micro(value: &str) -> Result<(usize, u32), String> {
+    match walk(value, true) {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => Err(format!(
+            "parsing time {}: no fraction",
+            quote(value.as_bytes())
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// The layout walk; for the micro layout, where its fraction is and what it holds.
+fn walk(value: &str, micro: bool) -> Result<Option<(usize, u32)>, String> {
+    match walk_inner(value, micro) {
+        Step::Fault(text) => Err(text),
+        Step::Done(found) => Ok(found),
+    }
+}
+
+enum Step {
+    Fault(String),
+    Done(Option<(usize, u32)>),
+}
+
+fn walk_inner(value: &str, micro: bool) -> Step {
+    let layout = if micro { LAYOUT_MICRO } else { LAYOUT };
     let v = value.as_bytes();
     let elem = |at: usize, layout_elem: &str| {
         Some(format!(
             "parsing time {} as {}: cannot parse {} as {}",
             quote(v),
-            quote(LAYOUT.as_bytes()),
+            quote(layout.as_bytes()),
             quote(v.get(at..).unwrap_or_default()),
             quote(layout_elem.as_bytes())
         ))
     };
     let message = |text: String| Some(format!("parsing time {}{text}", quote(v)));
+    match check(v, micro, &elem, &message) {
+        Err(Some(text)) => Step::Fault(text),
+        Err(None) => Step::Done(None),
+        Ok(found) => Step::Done(found),
+    }
+}
+
+type Found = Result<Option<(usize, u32)>, Option<String>>;
+
+fn check(
+    v: &[u8],
+    micro: bool,
+    elem: &dyn Fn(usize, &str) -> Option<String>,
+    message: &dyn Fn(String) -> Option<String>,
+) -> Found {
+    let fault = |text: Option<String>| -> Found { Err(text) };
+    let mut found = None;
     let range = |what: &str| message(format!(": {what} out of range"));
     let digit = |at: usize| {
         v.get(at)
@@ -40,69 +89,83 @@ pub(crate) fn rfc3339_error(value: &str) -> Option<String> {
     let year = match v.get(at..at + 4) {
         Some(p) if digit(at).is_some() => match std::str::from_utf8(p).ok().and_then(go_atoi) {
             Some(y) => y,
-            None => return elem(at, "2006"),
+            None => return fault(elem(at, "2006")),
         },
-        _ => return elem(at, "2006"),
+        _ => return fault(elem(at, "2006")),
     };
     at += 4;
     // -01
     if v.get(at) != Some(&b'-') {
-        return elem(at, "-");
+        return fault(elem(at, "-"));
     }
     at += 1;
     let Some((month, next)) = getnum(at, true) else {
-        return elem(at, "01");
+        return fault(elem(at, "01"));
     };
     if !(1..=12).contains(&month) {
-        return range("month");
+        return fault(range("month"));
     }
     at = next;
     // -02
     if v.get(at) != Some(&b'-') {
-        return elem(at, "-");
+        return fault(elem(at, "-"));
     }
     at += 1;
     let Some((day, next)) = getnum(at, true) else {
-        return elem(at, "02");
+        return fault(elem(at, "02"));
     };
     at = next;
     // T15
     if v.get(at) != Some(&b'T') {
-        return elem(at, "T");
+        return fault(elem(at, "T"));
     }
     at += 1;
     let Some((hour, next)) = getnum(at, false) else {
-        return elem(at, "15");
+        return fault(elem(at, "15"));
     };
     if hour >= 24 {
-        return range("hour");
+        return fault(range("hour"));
     }
     at = next;
     // :04
     if v.get(at) != Some(&b':') {
-        return elem(at, ":");
+        return fault(elem(at, ":"));
     }
     at += 1;
     let Some((minute, next)) = getnum(at, true) else {
-        return elem(at, "04");
+        return fault(elem(at, "04"));
     };
     if minute >= 60 {
-        return range("minute");
+        return fault(range("minute"));
     }
     at = next;
     // :05 and a fraction the layout does not name
     if v.get(at) != Some(&b':') {
-        return elem(at, ":");
+        return fault(elem(at, ":"));
     }
     at += 1;
     let Some((second, next)) = getnum(at, true) else {
-        return elem(at, "05");
+        return fault(elem(at, "05"));
     };
     if second >= 60 {
-        return range("second");
+        return fault(range("second"));
     }
     at = next;
-    if matches!(v.get(at), Some(b'.' | b',')) && digit(at + 1).is_some() {
+    if micro {
+        // .000000: a point or comma and six characters `atoi` reads (a sign is allowed).
+        let frac = v
+            .get(at + 1..at + 7)
+            .and_then(|d| std::str::from_utf8(d).ok());
+        if !matches!(v.get(at), Some(b'.' | b',')) || frac.is_none() {
+            return fault(elem(at, ".000000"));
+        }
+        match frac.and_then(go_atoi) {
+            Some(n) if n < 0 => return fault(range("fractional second")),
+            Some(n) => found = Some((at, u32::try_from(n).unwrap_or(0))),
+            None => return fault(elem(at, ".000000")),
+        }
+        at += 7;
+    } else if matches!(v.get(at), Some(b'.' | b',')) && digit(at + 1).is_some() {
         at += 2;
         while digit(at).is_some() {
             at += 1;
@@ -114,31 +177,29 @@ pub(crate) fn rfc3339_error(value: &str) -> Option<String> {
     } else {
         let rest = v.get(at..).unwrap_or_default();
         if rest.len() < 6 || rest.get(3) != Some(&b':') {
-            return elem(at, "Z07:00");
+            return fault(elem(at, "Z07:00"));
         }
         let two = |i: usize| match (digit(at + i), digit(at + i + 1)) {
             (Some(a), Some(b)) => Some(a * 10 + b),
             _ => None,
         };
         let (Some(hh), Some(mm)) = (two(1), two(4)) else {
-            return elem(at, "Z07:00");
+            return fault(elem(at, "Z07:00"));
         };
         if mm > 60 {
-            return range("time zone offset minute");
+            return fault(range("time zone offset minute"));
         }
         if hh > 24 {
-            return range("time zone offset hour");
+            return fault(range("time zone offset hour"));
         }
         if !matches!(rest.first(), Some(b'+' | b'-')) {
-            return elem(at, "Z07:00");
+            return fault(elem(at, "Z07:00"));
         }
         at += 6;
     }
     if at < v.len() {
-        return message(format!(
-            ": extra text: {}",
-            quote(v.get(at..).unwrap_or_default())
-        ));
+        let extra = quote(v.get(at..).unwrap_or_default());
+        return fault(message(format!(": extra text: {extra}")));
     }
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = match month {
@@ -148,9 +209,9 @@ pub(crate) fn rfc3339_error(value: &str) -> Option<String> {
         _ => 31,
     };
     if day < 1 || day > days {
-        return message(": day out of range".to_owned());
+        return fault(message(": day out of range".to_owned()));
     }
-    None
+    Ok(found)
 }
 
 /// The time package's `atoi`: an optional sign, then digits only.
