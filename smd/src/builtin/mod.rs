@@ -7,6 +7,7 @@
 //! Issue 12, item 4. [`round_trip`] is the Go types' round trip ([`gotypes`] holds the types,
 //! written by `gogen gotypes`); the defaults are [`default`]'s.
 
+mod gotime;
 pub mod gotypes;
 pub mod quantity;
 mod roundtrip;

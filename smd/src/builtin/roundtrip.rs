@@ -458,7 +458,8 @@ impl<'a> Walk<'a> {
                 Value::String(s) => match Timestamp::parse(s) {
                     Ok(t) => CustomVal::Time(Some(t)),
                     Err(e) => {
-                        self.save_error(e.to_string());
+                        let text = super::gotime::rfc3339_error(s).unwrap_or_else(|| e.to_string());
+                        self.save_error(text);
                         CustomVal::Time(None)
                     }
                 },
@@ -469,13 +470,10 @@ impl<'a> Walk<'a> {
             },
             Custom::MicroTime => match v {
                 Value::Null => CustomVal::MicroTime(None),
-                Value::String(s) => match parse_micro(s) {
-                    Some(t) => CustomVal::MicroTime(Some(t)),
-                    None => {
-                        self.save_error(format!(
-                            "parsing time {}: not RFC 3339 with six fraction digits",
-                            go_quote(s)
-                        ));
+                Value::String(s) => match micro_time(s) {
+                    Ok(t) => CustomVal::MicroTime(Some(t)),
+                    Err(text) => {
+                        self.save_error(text);
                         CustomVal::MicroTime(None)
                     }
                 },
@@ -834,43 +832,16 @@ fn go_trim_space(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace())
 }
 
-/// `strconv.Quote` for the texts of strict errors (printable text stays, the rest escaped).
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// `MicroTime`: RFC 3339 with exactly six fraction digits.
-fn parse_micro(s: &str) -> Option<(Timestamp, u32)> {
-    let t = s.find('T')?;
-    let dot = s.get(t..)?.find(['.', ','])? + t;
-    let digits = s.get(dot + 1..dot + 7)?;
-    if !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let rest = s.get(dot + 7..)?;
-    if rest.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
-    }
-    let whole = format!("{}{}", s.get(..dot)?, rest);
-    let ts = Timestamp::parse(&whole).ok()?;
-    Some((ts, digits.parse().ok()?))
+/// `MicroTime`: `time.Parse` with the layout `2006-01-02T15:04:05.000000Z07:00`.
+fn micro_time(s: &str) -> Result<(Timestamp, u32), String> {
+    let (at, micros) = super::gotime::rfc3339_micro(s)?;
+    let whole = format!(
+        "{}{}",
+        s.get(..at).unwrap_or(""),
+        s.get(at + 7..).unwrap_or("")
+    );
+    let t = Timestamp::parse(&whole).map_err(|e| e.to_string())?;
+    Ok((t, micros))
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
