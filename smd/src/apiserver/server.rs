@@ -247,7 +247,15 @@ impl ApiServer {
                 Some(crd) if resource.custom => {
                     Endpoint::custom_resource(crd, &resource.version, self.types.clone())?
                 }
-                _ => Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone()),
+                _ => {
+                    let endpoint =
+                        Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone());
+                    if crate::builtin::is_builtin(&resource.gvk()) {
+                        endpoint.with_builtin_decoding()
+                    } else {
+                        endpoint
+                    }
+                }
             };
             self.endpoints.insert(key.clone(), Arc::new(endpoint));
         }

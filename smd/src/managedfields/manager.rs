@@ -110,9 +110,24 @@ impl FieldManager {
         &self.subresource
     }
 
-    /// The live object of a create: `apiVersion` and `kind` alone.
+    /// The live object of a create: `apiVersion` and `kind` alone; with
+    /// [`FieldManager::with_builtin_decoding`], a built-in kind's Go zero value as the server's
+    /// `New()` encodes it (`spec: {}`, `status: {}`, ...), whose present maps an Update
+    /// manager does not own.
     pub fn new_object(&self) -> Value {
-        new_object(&self.kind)
+        self.zero_object(&self.kind)
+    }
+
+    /// The empty object of `kind` the API server's `creater.New` gives.
+    pub(super) fn zero_object(&self, kind: &GroupVersionKind) -> Value {
+        let empty = new_object(kind);
+        if self.builtin_decoding
+            && crate::builtin::is_builtin(kind)
+            && let Ok(zero) = crate::builtin::round_trip(kind, &empty)
+        {
+            return zero.object;
+        }
+        empty
     }
 
     /// `manager` applies `applied` to `live` (server-side apply; `force` takes conflicting

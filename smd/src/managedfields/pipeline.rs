@@ -17,7 +17,7 @@ use super::identity::{ManagerId, Operation};
 use super::last_applied::{KUBECTL, build_last_applied, has_last_applied, set_last_applied};
 use super::managed::Managed;
 use super::manager::FieldManager;
-use super::object::{describe, group_version, gvk_of, nested_str, new_object};
+use super::object::{describe, group_version, gvk_of, nested_str};
 use super::time::Timestamp;
 use crate::merge::{self, Conflicts};
 
@@ -117,7 +117,7 @@ impl FieldManager {
         now: Timestamp,
     ) -> Applied {
         if managed.is_empty() {
-            let empty = new_object(&gvk_of(applied));
+            let empty = self.zero_object(&gvk_of(applied));
             let (_, before) = self
                 .capped_update(&empty, live.clone(), managed, BEFORE_FIRST_APPLY, now)
                 .map_err(|e| {
