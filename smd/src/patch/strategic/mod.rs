@@ -312,6 +312,7 @@ fn merge_map<M: PatchMeta>(
                     &field_meta.merge_key,
                     deletion,
                     depth + 1,
+                    None,
                 )?)
             }
             (_, change) => match remove_directives(change, depth + 1)? {
@@ -329,6 +330,7 @@ fn merge_map<M: PatchMeta>(
 
 /// `mergeSliceHandler`: merge when the strategy says so (or for a deletion list), else the
 /// patch's list as it is.
+#[allow(clippy::too_many_arguments)]
 fn merge_list_field<M: PatchMeta>(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -337,9 +339,10 @@ fn merge_list_field<M: PatchMeta>(
     merge_key: &str,
     deletion: bool,
     depth: usize,
+    view: Option<&mut Vec<Value>>,
 ) -> Result<Vec<Value>> {
     if strategy == "merge" || deletion {
-        merge_list(original, patch, meta, merge_key, deletion, depth)
+        merge_list(original, patch, meta, merge_key, deletion, depth, view)
     } else {
         Ok(patch)
     }
@@ -407,6 +410,9 @@ fn merge_element_orders<M: PatchMeta>(
         let merge_key = field_meta.merge_key.as_str();
         let empty = Vec::new();
         validate_order(patch_list.as_ref().unwrap_or(&empty), &order, merge_key)?;
+        // Go merges the lists in place: what its original list holds afterwards is the order
+        // the server-only items are sorted by (see `merge_list`).
+        let mut server_view = original_list.clone().unwrap_or_default();
         let merged = match (&original_list, &patch_list) {
             (Some(o), None) => o.clone(),
             (None, Some(p)) => match remove_directives(Value::List(p.clone()), depth + 1)? {
@@ -421,6 +427,7 @@ fn merge_element_orders<M: PatchMeta>(
                 merge_key,
                 false,
                 depth + 1,
+                Some(&mut server_view),
             )?,
             (None, None) => continue,
         };
@@ -435,7 +442,7 @@ fn merge_element_orders<M: PatchMeta>(
             in_order,
             server_only,
             &order,
-            &original_items,
+            &server_view,
             merge_key,
             objects,
         )?;
@@ -543,7 +550,11 @@ fn element_type(lists: &[&[Value]]) -> Result<bool> {
     }
 }
 
-/// `mergeSlice`.
+/// `mergeSlice`. When `view` is given, it is set to what the caller's list holds afterwards in
+/// Go, where the merge works in place: deleting items (`$patch: delete`) shifts the kept ones
+/// to the front of the caller's array, and the first appended items then land in the freed
+/// places (the places past the kept and appended items keep copies of earlier items; the
+/// original's items stand for them here).
 fn merge_list<M: PatchMeta>(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -551,6 +562,7 @@ fn merge_list<M: PatchMeta>(
     merge_key: &str,
     deletion: bool,
     depth: usize,
+    view: Option<&mut Vec<Value>>,
 ) -> Result<Vec<Value>> {
     check(depth)?;
     if original.is_empty() && patch.is_empty() {
@@ -571,7 +583,18 @@ fn merge_list<M: PatchMeta>(
         let mut both = original.clone();
         both.extend(patch.iter().cloned());
         let merged = deduplicate(both)?;
-        (original, patch, merged)
+        if patch.is_empty() {
+            // Go's `append(original)` of nothing is the original itself, de-duplicated in
+            // place: the order the items are then sorted by is the de-duplicated list (the
+            // places past it keep copies of items before them, which no lookup reaches).
+            if let Some(view) = view {
+                *view = merged.clone();
+            }
+            let order = merged.clone();
+            (order, patch, merged)
+        } else {
+            (original, patch, merged)
+        }
     } else {
         if merge_key.is_empty() {
             return Err(Failure::Other(format!(
@@ -579,9 +602,17 @@ fn merge_list<M: PatchMeta>(
                 meta.name()
             )));
         }
-        let (original, patch) = special_items(original, patch, merge_key)?;
-        let merged = merge_items(original.clone(), &patch, merge_key, meta, depth)?;
-        (original, patch, merged)
+        let length = original.len();
+        let (kept, patch, replaced) = special_items(original.clone(), patch, merge_key)?;
+        let merged = merge_items(kept.clone(), &patch, merge_key, meta, depth)?;
+        if let Some(view) = view {
+            if !replaced {
+                let mut aliased: Vec<Value> = merged.iter().take(length).cloned().collect();
+                aliased.extend(original.iter().skip(aliased.len()).cloned());
+                *view = aliased;
+            }
+        }
+        (kept, patch, merged)
     };
     let (in_patch, server_only) = if merge_key.is_empty() {
         partition_scalars(merged, &patch)?
@@ -649,7 +680,7 @@ fn special_items(
     mut original: Vec<Value>,
     patch: Vec<Value>,
     merge_key: &str,
-) -> Result<(Vec<Value>, Vec<Value>)> {
+) -> Result<(Vec<Value>, Vec<Value>, bool)> {
     let mut plain = Vec::new();
     let mut replace = false;
     let mut gone: HashSet<Key> = HashSet::new();
@@ -686,9 +717,9 @@ fn special_items(
         });
     }
     if replace {
-        return Ok((plain, Vec::new()));
+        return Ok((plain, Vec::new(), true));
     }
-    Ok((original, plain))
+    Ok((original, plain, false))
 }
 
 /// `mergeSliceWithoutSpecialElements`: each patch item merges into the original's first item
