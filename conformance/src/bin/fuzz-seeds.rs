@@ -1,5 +1,5 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
-//! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml,
+//! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
 //! openapi, crd, managedfields, and cli from examples/ and cli/tests/data), one file per input, named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
@@ -109,6 +109,25 @@ fn seeds(case: &Json) -> Vec<(&'static str, Vec<u8>)> {
             }
             if !documents.is_empty() {
                 out.push(("managedfields", documents.join("\n---\n").into_bytes()));
+            }
+        }
+        // The patch target: one type byte, the original, a line `%%`, the patch.
+        ("patch", op, _) => {
+            let texts = (
+                case.get("original").and_then(Json::as_str),
+                case.get("patch").and_then(Json::as_str),
+            );
+            if let (Some(original), Some(patch)) = texts {
+                let kind = match op {
+                    "merge" => b'm',
+                    "json" => b'j',
+                    _ => b's',
+                };
+                let mut bytes = vec![kind];
+                bytes.extend_from_slice(original.as_bytes());
+                bytes.extend_from_slice(b"\n%%\n");
+                bytes.extend_from_slice(patch.as_bytes());
+                out.push(("patch", bytes));
             }
         }
         _ => {}

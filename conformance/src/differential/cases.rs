@@ -133,6 +133,21 @@ pub const GENERATORS: &[Generator] = &[
         weight: 10,
         make: super::fieldmanager::sequence_case,
     },
+    Generator {
+        name: "patch.merge",
+        weight: 6,
+        make: super::patches::merge_case,
+    },
+    Generator {
+        name: "patch.json",
+        weight: 10,
+        make: super::patches::json_case,
+    },
+    Generator {
+        name: "patch.strategic",
+        weight: 10,
+        make: super::patches::strategic_case,
+    },
 ];
 
 fn spelling(rng: &mut Rng, canonical_percent: usize) -> Spelling {

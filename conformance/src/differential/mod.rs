@@ -9,6 +9,7 @@ pub mod cases;
 pub mod fieldmanager;
 pub mod gogen;
 pub mod judge;
+pub mod patches;
 pub mod rng;
 pub mod sets;
 pub mod shrink;

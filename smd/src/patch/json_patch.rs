@@ -434,3 +434,38 @@ fn remove(container: &mut Node, key: &str) -> Result<Node, String> {
         )),
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use smd_fieldpath::MAX_DEPTH;
+
+    fn nested(depth: usize) -> Value {
+        let mut v = Value::Int(1);
+        for _ in 0..depth {
+            let mut m = Map::new();
+            m.insert("a", v);
+            v = Value::Map(m);
+        }
+        v
+    }
+
+    #[test]
+    fn nesting_to_the_limit_and_beyond() {
+        let ops = |path: String, value: Value| {
+            let mut op = Map::new();
+            op.insert("op", Value::String("add".into()));
+            op.insert("path", Value::String(path));
+            op.insert("value", value);
+            Value::List(vec![Value::Map(op)])
+        };
+        // A deep object tested and copied at the limit.
+        let deep = nested(MAX_DEPTH - 1);
+        let path = "/a".repeat(MAX_DEPTH - 2);
+        assert!(json(&deep, &ops(format!("{path}/b"), Value::Int(2))).is_ok());
+        // Nesting the object inside itself goes beyond it: refused, not overflowed.
+        let err = json(&deep, &ops(format!("{path}/b"), deep.clone())).unwrap_err();
+        assert_eq!(err, PatchError::TooDeep { max: MAX_DEPTH });
+    }
+}

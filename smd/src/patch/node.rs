@@ -41,24 +41,28 @@ fn too_deep() -> PatchError {
 }
 
 impl Node {
-    /// A value of the document, or of an operation's `value` below its top level.
+    /// A value of the document, or of an operation's `value` below its top level, `depth`
+    /// levels down in the document.
     pub(super) fn from_value(value: &Value, depth: usize) -> Result<Node, PatchError> {
         if depth > MAX_DEPTH {
             return Err(too_deep());
         }
         Ok(match value {
             Value::Null => Node::Nil,
-            Value::List(items) => Node::List(
-                items
-                    .iter()
-                    .map(|item| Node::from_value(item, depth + 1))
-                    .collect::<Result<_, _>>()?,
-            ),
-            Value::Map(map) => Node::Map(
-                map.iter()
-                    .map(|(k, v)| Ok((k.to_owned(), Node::from_value(v, depth + 1)?)))
-                    .collect::<Result<_, PatchError>>()?,
-            ),
+            Value::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(Node::from_value(item, depth + 1)?);
+                }
+                Node::List(out)
+            }
+            Value::Map(map) => {
+                let mut out = BTreeMap::new();
+                for (k, v) in map.iter() {
+                    out.insert(k.to_owned(), Node::from_value(v, depth + 1)?);
+                }
+                Node::Map(out)
+            }
             scalar => Node::Scalar(scalar.clone()),
         })
     }
@@ -90,12 +94,13 @@ impl Node {
         Ok(match self {
             Node::Nil | Node::NoText | Node::NullText => Value::Null,
             Node::Scalar(v) => v.clone(),
-            Node::List(items) => Value::List(
-                items
-                    .iter()
-                    .map(|item| item.to_value(depth + 1))
-                    .collect::<Result<_, _>>()?,
-            ),
+            Node::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(item.to_value(depth + 1)?);
+                }
+                Value::List(out)
+            }
             Node::Map(members) => {
                 let mut map = Map::with_capacity(members.len());
                 for (k, v) in members {

@@ -19,7 +19,7 @@ mod meta;
 pub use meta::{FieldMeta, GoTypeMeta, GoTypes, PatchMeta};
 
 use super::PatchError;
-use smd_fieldpath::{MAX_DEPTH, Map, Value};
+use smd_fieldpath::{Map, Value};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 const DIRECTIVE: &str = "$patch";
@@ -43,6 +43,7 @@ const UNHASHABLE_LIST: &str =
     "strategicpatch hashes a list (hash of unhashable type []interface {})";
 
 /// Why a merge failed, before it becomes a [`PatchError`].
+#[derive(Debug)]
 enum Failure {
     /// An error the server passes on as it is (500).
     Other(String),
@@ -66,7 +67,9 @@ impl From<Failure> for PatchError {
                 status,
             },
             Failure::Panic(reason) => PatchError::ServerPanic { reason },
-            Failure::Deep => PatchError::TooDeep { max: MAX_DEPTH },
+            Failure::Deep => PatchError::TooDeep {
+                max: MAX_MERGE_DEPTH,
+            },
         }
     }
 }
@@ -121,8 +124,15 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// How deep strategic merge patch recurses (objects and lists that both the original and the
+/// patch nest): smd's limit, lower than the readers' [`MAX_DEPTH`] because one level of the
+/// merge costs several frames (a 2 MiB thread in an unoptimised build holds this many). The
+/// Go types of Kubernetes nest a few dozen levels; only the free-form parts (`RawExtension`)
+/// go deeper.
+pub const MAX_MERGE_DEPTH: usize = 200;
+
 fn check(depth: usize) -> Result<()> {
-    if depth > MAX_DEPTH {
+    if depth > MAX_MERGE_DEPTH {
         return Err(Failure::Deep);
     }
     Ok(())
@@ -312,6 +322,7 @@ fn merge_map<M: PatchMeta>(
                     &field_meta.merge_key,
                     deletion,
                     depth + 1,
+                    None,
                 )?)
             }
             (_, change) => match remove_directives(change, depth + 1)? {
@@ -329,6 +340,7 @@ fn merge_map<M: PatchMeta>(
 
 /// `mergeSliceHandler`: merge when the strategy says so (or for a deletion list), else the
 /// patch's list as it is.
+#[allow(clippy::too_many_arguments)]
 fn merge_list_field<M: PatchMeta>(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -337,9 +349,10 @@ fn merge_list_field<M: PatchMeta>(
     merge_key: &str,
     deletion: bool,
     depth: usize,
+    view: Option<&mut Vec<Value>>,
 ) -> Result<Vec<Value>> {
     if strategy == "merge" || deletion {
-        merge_list(original, patch, meta, merge_key, deletion, depth)
+        merge_list(original, patch, meta, merge_key, deletion, depth, view)
     } else {
         Ok(patch)
     }
@@ -407,6 +420,9 @@ fn merge_element_orders<M: PatchMeta>(
         let merge_key = field_meta.merge_key.as_str();
         let empty = Vec::new();
         validate_order(patch_list.as_ref().unwrap_or(&empty), &order, merge_key)?;
+        // Go merges the lists in place: what its original list holds afterwards is the order
+        // the server-only items are sorted by (see `merge_list`).
+        let mut server_view = original_list.clone().unwrap_or_default();
         let merged = match (&original_list, &patch_list) {
             (Some(o), None) => o.clone(),
             (None, Some(p)) => match remove_directives(Value::List(p.clone()), depth + 1)? {
@@ -421,6 +437,7 @@ fn merge_element_orders<M: PatchMeta>(
                 merge_key,
                 false,
                 depth + 1,
+                Some(&mut server_view),
             )?,
             (None, None) => continue,
         };
@@ -435,7 +452,7 @@ fn merge_element_orders<M: PatchMeta>(
             in_order,
             server_only,
             &order,
-            &original_items,
+            &server_view,
             merge_key,
             objects,
         )?;
@@ -543,7 +560,11 @@ fn element_type(lists: &[&[Value]]) -> Result<bool> {
     }
 }
 
-/// `mergeSlice`.
+/// `mergeSlice`. When `view` is given, it is set to what the caller's list holds afterwards in
+/// Go, where the merge works in place: deleting items (`$patch: delete`) shifts the kept ones
+/// to the front of the caller's array, and the first appended items then land in the freed
+/// places (the places past the kept and appended items keep copies of earlier items; the
+/// original's items stand for them here).
 fn merge_list<M: PatchMeta>(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -551,6 +572,7 @@ fn merge_list<M: PatchMeta>(
     merge_key: &str,
     deletion: bool,
     depth: usize,
+    view: Option<&mut Vec<Value>>,
 ) -> Result<Vec<Value>> {
     check(depth)?;
     if original.is_empty() && patch.is_empty() {
@@ -571,7 +593,18 @@ fn merge_list<M: PatchMeta>(
         let mut both = original.clone();
         both.extend(patch.iter().cloned());
         let merged = deduplicate(both)?;
-        (original, patch, merged)
+        if patch.is_empty() {
+            // Go's `append(original)` of nothing is the original itself, de-duplicated in
+            // place: the order the items are then sorted by is the de-duplicated list (the
+            // places past it keep copies of items before them, which no lookup reaches).
+            if let Some(view) = view {
+                *view = merged.clone();
+            }
+            let order = merged.clone();
+            (order, patch, merged)
+        } else {
+            (original, patch, merged)
+        }
     } else {
         if merge_key.is_empty() {
             return Err(Failure::Other(format!(
@@ -579,9 +612,17 @@ fn merge_list<M: PatchMeta>(
                 meta.name()
             )));
         }
-        let (original, patch) = special_items(original, patch, merge_key)?;
-        let merged = merge_items(original.clone(), &patch, merge_key, meta, depth)?;
-        (original, patch, merged)
+        let length = original.len();
+        let (kept, patch, replaced) = special_items(original.clone(), patch, merge_key)?;
+        let merged = merge_items(kept.clone(), &patch, merge_key, meta, depth)?;
+        if let Some(view) = view {
+            if !replaced {
+                let mut aliased: Vec<Value> = merged.iter().take(length).cloned().collect();
+                aliased.extend(original.iter().skip(aliased.len()).cloned());
+                *view = aliased;
+            }
+        }
+        (kept, patch, merged)
     };
     let (in_patch, server_only) = if merge_key.is_empty() {
         partition_scalars(merged, &patch)?
@@ -649,7 +690,7 @@ fn special_items(
     mut original: Vec<Value>,
     patch: Vec<Value>,
     merge_key: &str,
-) -> Result<(Vec<Value>, Vec<Value>)> {
+) -> Result<(Vec<Value>, Vec<Value>, bool)> {
     let mut plain = Vec::new();
     let mut replace = false;
     let mut gone: HashSet<Key> = HashSet::new();
@@ -686,9 +727,9 @@ fn special_items(
         });
     }
     if replace {
-        return Ok((plain, Vec::new()));
+        return Ok((plain, Vec::new(), true));
     }
-    Ok((original, plain))
+    Ok((original, plain, false))
 }
 
 /// `mergeSliceWithoutSpecialElements`: each patch item merges into the original's first item
@@ -1005,4 +1046,149 @@ fn discard_nulls(value: &mut Value, depth: usize) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// A type whose `items` merge by `name` and whose `tags` merge as a set; every object
+    /// inside is the same type.
+    struct Flat;
+
+    impl PatchMeta for Flat {
+        fn lookup_struct(&self, key: &str) -> std::result::Result<(Self, FieldMeta), String> {
+            let meta = match key {
+                "items" => FieldMeta {
+                    strategies: vec!["merge".into()],
+                    merge_key: "name".into(),
+                },
+                "tags" => FieldMeta {
+                    strategies: vec!["merge".into()],
+                    merge_key: String::new(),
+                },
+                _ => FieldMeta::default(),
+            };
+            Ok((Flat, meta))
+        }
+        fn lookup_slice(&self, key: &str) -> std::result::Result<(Self, FieldMeta), String> {
+            self.lookup_struct(key)
+        }
+        fn name(&self) -> String {
+            "struct".into()
+        }
+    }
+
+    fn items(names: impl Iterator<Item = String>) -> Value {
+        Value::List(
+            names
+                .map(|n| {
+                    let mut m = Map::new();
+                    m.insert("name", Value::String(n));
+                    Value::Map(m)
+                })
+                .collect(),
+        )
+    }
+
+    fn object(field: &str, value: Value) -> Value {
+        let mut m = Map::new();
+        m.insert(field, value);
+        Value::Map(m)
+    }
+
+    #[test]
+    fn big_lists_merge_in_n_log_n() {
+        // 20,000 items each side, half of them new, in another order; Go's scans would make
+        // this 10^8 comparisons and more.
+        let n = 20_000;
+        let original = object("items", items((0..n).map(|i| format!("i{i}"))));
+        let mut patch = Map::new();
+        patch.insert("items", items((0..n).rev().map(|i| format!("i{}", i * 2))));
+        // The order names every item, the patch's in the patch's order.
+        patch.insert(
+            "$setElementOrder/items",
+            items((0..2 * n).rev().map(|i| format!("i{i}"))),
+        );
+        let start = std::time::Instant::now();
+        let merged = strategic(&original, &Value::Map(patch), &Flat).unwrap();
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        let list = merged
+            .as_map()
+            .unwrap()
+            .get("items")
+            .unwrap()
+            .as_list()
+            .unwrap();
+        assert_eq!(list.len(), n + n / 2);
+
+        let tags = |r: std::ops::Range<usize>| {
+            Value::List(r.map(|i| Value::String(format!("t{}", i % 5000))).collect())
+        };
+        let original = object("tags", tags(0..n));
+        let patch = object("tags", tags(n..2 * n));
+        let start = std::time::Instant::now();
+        let merged = strategic(&original, &patch, &Flat).unwrap();
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        let list = merged
+            .as_map()
+            .unwrap()
+            .get("tags")
+            .unwrap()
+            .as_list()
+            .unwrap();
+        assert_eq!(list.len(), 5000);
+    }
+
+    #[test]
+    fn deduplicate_moves_the_last_item_into_each_duplicate() {
+        // Go's loop on [a b a c b]: the second a takes b's place (the last), then b repeats.
+        let s = |t: &str| Value::String(t.into());
+        let out = deduplicate(vec![s("a"), s("b"), s("a"), s("c"), s("b")]).unwrap();
+        assert_eq!(out, vec![s("a"), s("b"), s("c")]);
+        let out = deduplicate(vec![s("x"), s("y"), s("x"), s("z"), s("w")]).unwrap();
+        assert_eq!(out, vec![s("x"), s("y"), s("w"), s("z")]);
+    }
+
+    fn nested(depth: usize, leaf: Value) -> Value {
+        let mut v = leaf;
+        for i in 0..depth {
+            // Alternate objects and merged lists, the two ways the merge recurses.
+            v = if i % 2 == 0 {
+                object("a", v)
+            } else {
+                let mut item = Map::new();
+                item.insert("name", Value::String("n".into()));
+                item.insert("x", v);
+                object("items", Value::List(vec![Value::Map(item)]))
+            };
+        }
+        v
+    }
+
+    #[test]
+    fn nesting_to_the_limit_and_beyond() {
+        // Run where the tests run, on a 2 MiB thread, unoptimised.
+        let run = |depth: usize| {
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || {
+                    let original = nested(depth, Value::Int(1));
+                    let patch = nested(depth, Value::Int(2));
+                    strategic(&original, &patch, &Flat).map(|_| ())
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        };
+        // An object level counts one, a merged list three (the list, its item, its `x`).
+        assert_eq!(run(MAX_MERGE_DEPTH / 2 - 2), Ok(()));
+        assert_eq!(
+            run(MAX_MERGE_DEPTH * 2),
+            Err(PatchError::TooDeep {
+                max: MAX_MERGE_DEPTH
+            })
+        );
+    }
 }
