@@ -54,6 +54,9 @@ pub(crate) fn run(
                 conflicts.push(format!("{origin}: {e}"))
             }
             Err(Refusal::Server(e)) => return Err(plan::refusal(&outcome.pair, e).into()),
+            Err(Refusal::Status(r)) => {
+                return Err(plan::status_refusal(&outcome.pair, r).into());
+            }
             Err(Refusal::Unserved(message)) => {
                 return Err(Failure::new(format!("{origin}: {message}")).into());
             }

@@ -285,6 +285,7 @@ fn item<'a>(
             (outcome.forced.clone(), conflicts)
         }
         Err(Refusal::Server(e)) => return Err(plan::refusal(pair, e)),
+        Err(Refusal::Status(r)) => return Err(plan::status_refusal(pair, r)),
         Err(Refusal::Unserved(message)) => {
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
         }

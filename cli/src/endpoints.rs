@@ -1,13 +1,15 @@
-//! The API server the commands talk to, offline: the embedded Kubernetes 1.37 schema, extended
-//! by `--crd` files or replaced by `--schema`, and one endpoint per kind.
+//! The API server the commands talk to, offline: smd's in-memory API server
+//! (`smd::apiserver`) typing objects with the embedded Kubernetes 1.37 schema, extended by
+//! `--crd` files (whose resources it then serves) or replaced by `--schema`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use smd::apiserver::{ApiServer, Resource};
 use smd::fieldpath::Value;
-use smd::managedfields::{Endpoint, TypeResolver};
+use smd::managedfields::TypeResolver;
 use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
@@ -28,11 +30,12 @@ pub(crate) struct TypeArgs {
     pub(crate) schema: Option<PathBuf>,
 }
 
-/// The types and CRDs in force, and the endpoints built so far.
+/// The types and CRDs in force, and the API server serving them.
 pub(crate) struct Server {
     types: TypeResolver,
     crds: Vec<Value>,
     described: String,
+    api: ApiServer,
 }
 
 impl Server {
@@ -80,23 +83,43 @@ impl Server {
                 .with_crds(converted)
                 .map_err(|e| union_failure(&origins, &e))?;
         }
+        let mut api = ApiServer::with_types(types.clone());
+        for crd in &crds {
+            // The CRD converted above; its resources are served as the server serves them.
+            api.add_crd(crd).map_err(|e| Failure::new(e.to_string()))?;
+        }
         Ok(Server {
             types,
             crds,
             described,
+            api,
         })
+    }
+
+    /// The API server, no object stored.
+    pub(crate) fn api(&self) -> &ApiServer {
+        &self.api
     }
 
     pub(crate) fn types(&self) -> &TypeResolver {
         &self.types
     }
 
-    /// The endpoint serving `gvk`: a custom resource when a `--crd` defines the kind, else a
-    /// built-in kind (with its registry's subresources and reset fields). An unknown kind is
-    /// an error that says which kinds of its group are known and how to add one.
-    pub(crate) fn endpoint(&self, gvk: &GroupVersionKind) -> Result<Endpoint, String> {
+    /// The resource serving `gvk`: a custom resource when a `--crd` defines the kind, else a
+    /// built-in resource, else (a kind only `--schema` types) one served like a built-in
+    /// kind's, its plural guessed as kubectl guesses it and `namespaced` as the object says.
+    /// An unknown kind is an error that says which kinds of its group are known and how to
+    /// add one.
+    pub(crate) fn resource(
+        &self,
+        gvk: &GroupVersionKind,
+        namespaced: bool,
+    ) -> Result<Resource, String> {
         if self.types.type_ref(gvk).is_none() {
             return Err(self.unknown(gvk));
+        }
+        if let Some(r) = self.api.resource_of_kind(gvk) {
+            return Ok(r.clone());
         }
         for crd in &self.crds {
             let text = |path: &[&str]| {
@@ -111,20 +134,27 @@ impl Server {
             };
             if text(&["spec", "group"]) == gvk.group && text(&["spec", "names", "kind"]) == gvk.kind
             {
-                return Endpoint::custom_resource(crd, &gvk.version, self.types.clone())
-                    .ok_or_else(|| {
-                        format!(
-                            "CRD {} does not serve version {}",
-                            text(&["metadata", "name"]),
-                            gvk.version
-                        )
-                    });
+                return Err(format!(
+                    "CRD {} does not serve version {}",
+                    text(&["metadata", "name"]),
+                    gvk.version
+                ));
             }
         }
-        Ok(Endpoint::kubernetes_with_types(
-            gvk.clone(),
-            self.types.clone(),
-        ))
+        Ok(Resource {
+            group: gvk.group.clone(),
+            version: gvk.version.clone(),
+            plural: guess_plural(&gvk.kind),
+            kind: gvk.kind.clone(),
+            namespaced,
+            verbs: ["create", "delete", "get", "patch", "update"]
+                .iter()
+                .map(|v| (*v).to_owned())
+                .collect(),
+            status: false,
+            scale: false,
+            custom: false,
+        })
     }
 
     fn unknown(&self, gvk: &GroupVersionKind) -> String {
@@ -178,31 +208,67 @@ impl Server {
     }
 }
 
-/// Endpoints built once per kind, shared by the documents of a run.
-pub(crate) struct Endpoints<'a> {
-    server: &'a Server,
-    built: BTreeMap<GroupVersionKind, Result<Endpoint, String>>,
+/// kubectl's guess of a kind's plural (`UnsafeGuessKindToResource`): lower case, `s` or
+/// `es` or `ies` added.
+fn guess_plural(kind: &str) -> String {
+    let lower = kind.to_lowercase();
+    if lower.ends_with('s') {
+        format!("{lower}es")
+    } else if let Some(stem) = lower.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{lower}s")
+    }
 }
 
-impl<'a> Endpoints<'a> {
-    pub(crate) fn new(server: &'a Server) -> Endpoints<'a> {
-        Endpoints {
+/// The API server prepared for a run: the resources of its kinds served, their endpoints
+/// built once and shared by the documents (each sent to a copy holding its live object).
+pub(crate) struct Prepared<'a> {
+    server: &'a Server,
+    api: ApiServer,
+    resources: BTreeMap<GroupVersionKind, Result<Resource, String>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub(crate) fn new(server: &'a Server) -> Prepared<'a> {
+        Prepared {
             server,
-            built: BTreeMap::new(),
+            api: server.api().clone(),
+            resources: BTreeMap::new(),
         }
     }
 
-    /// Builds the endpoint of `gvk` unless it is built.
-    pub(crate) fn prepare(&mut self, gvk: &GroupVersionKind) {
-        if !self.built.contains_key(gvk) {
-            let endpoint = self.server.endpoint(gvk);
-            self.built.insert(gvk.clone(), endpoint);
+    /// Serves `gvk` (namespaced as `namespaced` says, if no discovery or CRD says) unless it
+    /// is served.
+    pub(crate) fn prepare(&mut self, gvk: &GroupVersionKind, namespaced: bool) {
+        if self.resources.contains_key(gvk) {
+            return;
+        }
+        let resource = self.server.resource(gvk, namespaced);
+        if let Ok(r) = &resource {
+            if self.api.resource(&r.group, &r.version, &r.plural).is_none() {
+                self.api.add_resource(r.clone());
+            }
+        }
+        self.resources.insert(gvk.clone(), resource);
+    }
+
+    /// Builds every endpoint once, before the copies share them.
+    pub(crate) fn build(&mut self) {
+        let resources: Vec<Resource> = self
+            .resources
+            .values()
+            .filter_map(|r| r.as_ref().ok().cloned())
+            .collect();
+        for r in &resources {
+            let _ = self.api.endpoint(r);
         }
     }
 
-    pub(crate) fn get(&self, gvk: &GroupVersionKind) -> Result<&Endpoint, String> {
-        match self.built.get(gvk) {
-            Some(Ok(e)) => Ok(e),
+    /// The resource of `gvk` and a copy of the server to send its request to.
+    pub(crate) fn get(&self, gvk: &GroupVersionKind) -> Result<(&Resource, ApiServer), String> {
+        match self.resources.get(gvk) {
+            Some(Ok(r)) => Ok((r, self.api.clone())),
             Some(Err(message)) => Err(message.clone()),
             None => Err(self.server.unknown(gvk)),
         }

@@ -1,15 +1,16 @@
 //! What a server-side apply of each manifest would do: manifests paired with live objects,
-//! each pair sent through its kind's endpoint (in parallel across cores, results in input
-//! order), and the consequences worked out for the reports: ownership gained and lost,
+//! each pair sent as an apply request to smd's in-memory API server holding the live object
+//! (in parallel across cores, results in input order), and the consequences worked out for the reports: ownership gained and lost,
 //! fields removed or kept by other owners, conflicts with both values.
 
 use std::collections::BTreeMap;
 
+use smd::apiserver::{APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response};
 use smd::fieldpath::{Path, Set, Value};
-use smd::managedfields::{Endpoint, Error, Managed, ManagerId, Operation, Timestamp, entries};
+use smd::managedfields::{Error, Managed, ManagerId, Operation, Timestamp, entries};
 
 use super::Failure;
-use super::endpoints::Endpoints;
+use super::endpoints::Prepared;
 use super::objects::{Identity, Object};
 use super::paths::value_at;
 
@@ -94,27 +95,26 @@ pub(crate) struct Outcome {
 /// Why an apply gives no object.
 #[derive(Debug)]
 pub(crate) enum Refusal {
-    /// The API server's refusal.
+    /// The API server's refusal by its field manager.
     Server(Error),
+    /// The API server's refusal by its request handling (a resourceVersion that is not the
+    /// live object's, a namespace that is not the URL's, ...): its Status.
+    Status(Response),
     /// smd cannot serve the kind (no type for it).
     Unserved(String),
 }
 
-/// Sends every pair through its endpoint, in parallel across cores; outcomes in input order.
-pub(crate) fn run(
-    endpoints: &Endpoints<'_>,
-    pairs: Vec<Pair>,
-    request: Request<'_>,
-) -> Vec<Outcome> {
-    super::parallel::map(pairs, request.jobs, |p| one(endpoints, p, request))
+/// Sends every pair as an apply request, in parallel across cores; outcomes in input order.
+pub(crate) fn run(prepared: &Prepared<'_>, pairs: Vec<Pair>, request: Request<'_>) -> Vec<Outcome> {
+    super::parallel::map(pairs, request.jobs, |p| one(prepared, p, request))
 }
 
-fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
-    // The endpoint is the live object's (a manifest of another version is refused by the
+fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
+    // The resource is the live object's (a manifest of another version is refused by the
     // field manager, as the server refuses it); a create goes to the manifest's.
     let gvk = pair.live.as_ref().unwrap_or(&pair.applied).gvk();
-    let endpoint = match endpoints.get(&gvk) {
-        Ok(e) => e,
+    let (resource, server) = match prepared.get(&gvk) {
+        Ok(r) => r,
         Err(message) => {
             return Outcome {
                 pair,
@@ -123,33 +123,69 @@ fn one(endpoints: &Endpoints<'_>, pair: Pair, request: Request<'_>) -> Outcome {
             };
         }
     };
-    let apply = |force: bool| send(endpoint, &pair, request, force);
+    let apply = |force: bool| send(server.clone(), resource, &pair, request, force);
     let result = apply(request.force);
     let forced = match &result {
-        Err(Error::Conflict(_)) if request.preview_forced => apply(true).ok(),
+        Err(Refusal::Server(Error::Conflict(_))) if request.preview_forced => apply(true).ok(),
         _ => None,
     };
     Outcome {
-        result: result.map_err(Refusal::Server),
+        result,
         forced,
         pair,
     }
 }
 
+/// The apply of `pair.applied` (PATCH, `application/apply-patch+yaml`) to a server holding
+/// `pair.live`: the object it would store. A dry run (as `kubectl diff` sends it), except
+/// through the scale subresource, whose answer is a Scale: that one is stored and read back.
 fn send(
-    endpoint: &Endpoint,
+    mut server: ApiServer,
+    resource: &smd::apiserver::Resource,
     pair: &Pair,
     request: Request<'_>,
     force: bool,
-) -> Result<Value, Error> {
-    endpoint.apply(
-        pair.live.as_ref().map(|l| &l.value),
-        &pair.applied.value,
-        request.manager,
-        force,
-        request.subresource,
-        request.now,
-    )
+) -> Result<Value, Refusal> {
+    let identity = pair.live.as_ref().unwrap_or(&pair.applied).identity();
+    let namespace = match (resource.namespaced, identity.namespace.as_str()) {
+        (false, _) => "",
+        (true, "") => "default",
+        (true, ns) => ns,
+    };
+    let key = ObjectKey::new(&resource.group, &resource.plural, namespace, &identity.name);
+    if let Some(live) = &pair.live {
+        server.put_object(key.clone(), live.value.clone());
+    }
+    let mut path = ApiServer::object_path(resource, namespace, &identity.name);
+    if !request.subresource.is_empty() {
+        path.push('/');
+        path.push_str(request.subresource);
+    }
+    let dry_run = request.subresource != "scale";
+    let mut http = HttpRequest::new("PATCH", path)
+        .with_query("fieldManager", request.manager)
+        .with_body(APPLY_PATCH, Vec::new());
+    if force {
+        http = http.with_query("force", "true");
+    }
+    if dry_run {
+        http = http.with_query("dryRun", "All");
+    }
+    let exchange = server.exchange_parsed(&http, &pair.applied.value, request.now);
+    if let Some(e) = exchange.error {
+        return Err(Refusal::Server(e));
+    }
+    if !exchange.response.is_success() {
+        return Err(Refusal::Status(exchange.response));
+    }
+    if dry_run {
+        Ok(exchange.response.body)
+    } else {
+        server
+            .object(&key)
+            .cloned()
+            .ok_or_else(|| Refusal::Status(exchange.response))
+    }
 }
 
 /// One manager's ownership before and after.
@@ -349,11 +385,13 @@ pub(crate) fn plan_files(
             }
         }
     }
-    let mut endpoints = Endpoints::new(&server);
+    let mut prepared = Prepared::new(&server);
     for p in &pairs {
-        endpoints.prepare(&p.live.as_ref().unwrap_or(&p.applied).gvk());
+        let object = p.live.as_ref().unwrap_or(&p.applied);
+        prepared.prepare(&object.gvk(), !object.identity().namespace.is_empty());
     }
-    let outcomes = run(&endpoints, pairs, request);
+    prepared.build();
+    let outcomes = run(&prepared, pairs, request);
     Ok(Planned {
         outcomes,
         unmatched,
@@ -378,6 +416,17 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// The words for a request the API server's request handling refuses, naming the manifest.
+pub(crate) fn status_refusal(pair: &Pair, response: &Response) -> Failure {
+    Failure::new(format!(
+        "{}: the API server would refuse this apply ({} {}): {}",
+        pair.applied.origin,
+        response.code,
+        response.reason().unwrap_or("InternalError"),
+        response.message().unwrap_or_default()
+    ))
 }
 
 /// The words for a request the API server refuses (not for conflicts, which are reported),

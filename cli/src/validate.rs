@@ -46,7 +46,7 @@ pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
         let before = problems.len();
         if let Err(e) = server.types().to_typed(&object.value, false) {
             let message = match e {
-                smd::managedfields::TypingError::NoType(gvk) => match server.endpoint(&gvk) {
+                smd::managedfields::TypingError::NoType(gvk) => match server.resource(&gvk, true) {
                     Err(message) => message,
                     Ok(_) => format!("no type for {gvk}"),
                 },

@@ -610,3 +610,34 @@ fn corrupt_managed_fields_get_the_servers_behaviour_and_a_warning() {
     assert_eq!(result.0, 2, "{}", result.1);
     insta::assert_snapshot!("refuse-undecodable-entry", shown(result));
 }
+
+#[test]
+fn a_stale_resource_version_is_refused_as_the_server_refuses_it() {
+    let live = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n  resourceVersion: \"7\"\ndata:\n  LOG_LEVEL: info\n";
+    let (code, out, err) = smd_with(
+        &[
+            "diff",
+            "-",
+            "cli/tests/data/configmap-stale-version.yaml",
+            "--manager",
+            "kubectl",
+            "--now",
+            NOW,
+        ],
+        live,
+        &[],
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    // kube-apiserver v1.37.2's words (conformance/apiserver/scenarios/requests.yaml,
+    // req-apply-stale-version).
+    assert!(
+        err.contains(
+            "cli/tests/data/configmap-stale-version.yaml: document 1 (line 2): the API server \
+             would refuse this apply (409 Conflict): Operation cannot be fulfilled on configmaps \
+             \"settings\": the object has been modified; please apply your changes to the latest \
+             version and try again"
+        ),
+        "{err}"
+    );
+}

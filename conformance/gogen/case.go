@@ -30,6 +30,7 @@ var kinds = map[string]decoder{
 	"crd":          decodeCRDOp,
 	"typed":        decodeTypedOp,
 	"fieldmanager": decodeFieldManagerOp,
+	"patch":        decodePatchOp,
 }
 
 // decodeCase reads a case (already a plain tree) and returns its name and a

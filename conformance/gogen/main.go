@@ -7,6 +7,7 @@
 //	gogen examples [--in DIR] [--out DIR] [--replays N]
 //	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
 //	gogen apiserver serve [--parallel N]
+//	gogen gotypes [--out DIR]
 //
 // See ../README.md for the scenario and golden formats.
 package main
@@ -31,6 +32,9 @@ const usage = `usage:
   gogen embed [--out DIR]
       write the Kubernetes v1.37 built-in schema smd embeds
       (default ../../schema/src/kubernetes, relative to the gogen module directory)
+  gogen gotypes [--out DIR]
+      write the Go types of every built-in kind and version (DIR/gotypes.json)
+      (default ../../smd/src/builtin, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -56,6 +60,8 @@ func main() {
 		os.Exit(runEmbed(os.Args[2:]))
 	case "apiserver":
 		os.Exit(runAPIServer(os.Args[2:]))
+	case "gotypes":
+		os.Exit(runGoTypes(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -7,6 +7,7 @@
 //! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
 //!   manager identity and times, the cap of Update managers, reset fields, scale;
 //! * [`builtin`]: built-in objects as the API server decodes and defaults them;
+//! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch;
 //! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one.
 
 #![deny(missing_docs)]
@@ -17,4 +18,5 @@ pub mod apiserver;
 pub mod builtin;
 pub mod managedfields;
 pub mod merge;
+pub mod patch;
 pub mod typed;

@@ -52,5 +52,5 @@ pub use http::{
     STRATEGIC_MERGE_PATCH,
 };
 pub use routes::Resource;
-pub use server::{ApiServer, SetupError};
+pub use server::{ApiServer, Exchange, SetupError};
 pub use store::ObjectKey;

@@ -1,20 +1,18 @@
-//! The seam between the request layer and the patch algorithms (JSON merge patch, JSON patch,
-//! strategic merge patch), which live in `smd::patch` once it lands: until then a patch of
-//! those types is answered with a 500 that says smd does not apply it yet.
+//! The seam between the request layer and the patch algorithms of [`crate::patch`]: the body
+//! read as the server reads it, the patch applied, its refusals answered with the server's
+//! status. Strategic merge patch is not in `smd::patch` yet: such a request is answered with a
+//! 500 that says so.
 
 use smd_fieldpath::Value;
 
 use super::http::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH};
+use crate::patch::PatchError;
 
 /// Why a patch could not be applied, as the server answers it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum PatchFailure {
-    /// 400 `BadRequest` with this message (a malformed patch).
-    BadRequest(String),
-    /// 422 with the server's generic message (a JSON patch `test` that failed, ...), once
-    /// `smd::patch` answers it.
-    #[allow(dead_code)]
-    Invalid(String),
+    /// The server's refusal: its status code and message.
+    Refused { code: u16, message: String },
     /// smd cannot apply this patch type yet.
     Unsupported(String),
 }
@@ -25,29 +23,46 @@ pub(super) fn apply(
     original: &Value,
     patch: &[u8],
 ) -> Result<Value, PatchFailure> {
-    let _ = original;
     // The body is read as JSON before any patch algorithm runs, with the server's words.
-    let parsed = Value::from_json(&String::from_utf8_lossy(patch))
-        .map_err(|_| PatchFailure::BadRequest("invalid JSON patch".to_owned()))?;
-    if content_type == JSON_PATCH && !matches!(parsed, Value::List(_) | Value::Null) {
-        let go_type = match parsed {
-            Value::Map(_) => "object",
-            Value::String(_) => "string",
-            Value::Bool(_) => "bool",
-            Value::Int(_) | Value::Float(_) => "number",
-            Value::Null | Value::List(_) => "array",
-        };
-        return Err(PatchFailure::BadRequest(format!(
-            "error decoding patch: json: cannot unmarshal {go_type} into Go value of type []handlers.jsonPatchOp"
-        )));
-    }
-    let name = match content_type {
-        MERGE_PATCH => "JSON merge patch",
-        JSON_PATCH => "JSON patch",
-        STRATEGIC_MERGE_PATCH => "strategic merge patch",
-        other => other,
+    let parsed = std::str::from_utf8(patch)
+        .ok()
+        .and_then(|text| Value::from_json(text).ok())
+        .ok_or_else(|| PatchFailure::Refused {
+            code: 400,
+            message: "invalid JSON patch".to_owned(),
+        })?;
+    let result = match content_type {
+        MERGE_PATCH => crate::patch::merge(original, &parsed),
+        JSON_PATCH => {
+            if !matches!(parsed, Value::List(_) | Value::Null) {
+                let go_type = match parsed {
+                    Value::Map(_) => "object",
+                    Value::String(_) => "string",
+                    Value::Bool(_) => "bool",
+                    _ => "number",
+                };
+                return Err(PatchFailure::Refused {
+                    code: 400,
+                    message: format!(
+                        "error decoding patch: json: cannot unmarshal {go_type} into Go value of type []handlers.jsonPatchOp"
+                    ),
+                });
+            }
+            crate::patch::json(original, &parsed)
+        }
+        STRATEGIC_MERGE_PATCH => {
+            return Err(PatchFailure::Unsupported(
+                "smd does not apply a strategic merge patch yet (issue 12)".to_owned(),
+            ));
+        }
+        other => {
+            return Err(PatchFailure::Unsupported(format!(
+                "smd does not apply a patch of type {other}"
+            )));
+        }
     };
-    Err(PatchFailure::Unsupported(format!(
-        "smd does not apply a {name} yet (issue 12)"
-    )))
+    result.map_err(|e: PatchError| PatchFailure::Refused {
+        code: e.status(),
+        message: e.to_string(),
+    })
 }

@@ -153,7 +153,12 @@ pub(super) fn parse(
     path: &str,
     namespaced: impl Fn(&str, &str, &str) -> Option<bool>,
 ) -> Option<Target> {
-    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let decoded: Vec<String> = path
+        .trim_start_matches('/')
+        .split('/')
+        .map(decode_segment)
+        .collect::<Option<_>>()?;
+    let parts: Vec<&str> = decoded.iter().map(String::as_str).collect();
     let (group, version, rest) = match parts.as_slice() {
         ["api", version, rest @ ..] => ("", *version, rest),
         ["apis", group, version, rest @ ..] => (*group, *version, rest),
@@ -194,4 +199,37 @@ pub(super) fn parse(
         }
         _ => None,
     }
+}
+
+/// A path segment as a URL carries it: bytes outside RFC 3986's unreserved and sub-delimiter
+/// characters percent-encoded (a name or kind holding `/` stays one segment).
+pub(super) fn encode_segment(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for b in segment.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:@!$&'()*+,;=".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A path segment's `%XX` escapes decoded; `None` when one is malformed or the bytes are not
+/// UTF-8.
+fn decode_segment(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }

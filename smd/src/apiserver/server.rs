@@ -3,6 +3,7 @@
 //! scale round trip) is the kind's [`Endpoint`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use smd_fieldpath::{Map, Value};
 use smd_schema::gvk::GroupVersionKind;
@@ -13,7 +14,7 @@ use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
 use super::store::{ObjectKey, Store};
 use crate::managedfields::{
-    Cause, Endpoint, Request as OptionsKind, Timestamp, TypeResolver, manager_or_user_agent,
+    Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, manager_or_user_agent,
     validate_manager,
 };
 
@@ -37,14 +38,29 @@ pub enum SetupError {
 /// Times: each request is stamped with the server's clock ([`ApiServer::set_time`]), or with
 /// the time given to [`ApiServer::handle_at`]. Uids are a counter written as a UUID, so runs
 /// are reproducible.
-#[derive(Debug)]
+///
+/// A clone shares the resources and the endpoints built so far, and copies the store: a
+/// server prepared once (CRDs added, endpoints built) serves many independent requests.
+#[derive(Debug, Clone)]
 pub struct ApiServer {
-    resources: Vec<Resource>,
+    resources: Arc<Vec<Resource>>,
     crds: Vec<Value>,
     types: TypeResolver,
-    endpoints: BTreeMap<(String, String, String), Endpoint>,
+    endpoints: BTreeMap<(String, String, String), Arc<Endpoint>>,
     store: Store,
     now: Timestamp,
+    /// The field manager's error behind the last refusal, for [`ApiServer::exchange`].
+    refusal: Option<Error>,
+}
+
+/// A request's answer, with the field-manager layer's error behind a refusal kept whole
+/// (its conflicts, the managedFields entry at fault) for callers that report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// What the server answers.
+    pub response: Response,
+    /// The error behind the answer when the field manager (or the kind's endpoint) refused.
+    pub error: Option<Error>,
 }
 
 impl Default for ApiServer {
@@ -56,6 +72,8 @@ impl Default for ApiServer {
 /// What one request asks, once routed.
 struct Call<'a> {
     request: &'a Request,
+    /// The body already parsed by the caller ([`ApiServer::exchange_parsed`]).
+    parsed: Option<&'a Value>,
     resource: Resource,
     target: Target,
     key: ObjectKey,
@@ -74,12 +92,13 @@ impl ApiServer {
     /// with CRDs).
     pub fn with_types(types: TypeResolver) -> ApiServer {
         ApiServer {
-            resources: routes::builtin(),
+            resources: Arc::new(routes::builtin()),
             crds: Vec::new(),
             types,
             endpoints: BTreeMap::new(),
             store: Store::default(),
             now: Timestamp::from_unix(0),
+            refusal: None,
         }
     }
 
@@ -100,12 +119,13 @@ impl ApiServer {
                 message: e.to_string(),
             })?;
         let served = routes::custom(crd);
-        self.resources.retain(|r| {
+        let resources = Arc::make_mut(&mut self.resources);
+        resources.retain(|r| {
             !served
                 .iter()
                 .any(|s| s.group == r.group && s.plural == r.plural)
         });
-        self.resources.extend(served);
+        resources.extend(served);
         self.crds.push(crd.clone());
         // Every endpoint types with the new schema.
         self.endpoints.clear();
@@ -115,6 +135,20 @@ impl ApiServer {
     /// Sets the clock: the time the next requests are stamped with.
     pub fn set_time(&mut self, now: Timestamp) {
         self.now = now;
+    }
+
+    /// Serves `resource` (a kind a schema types that no discovery document lists, such as a
+    /// custom resource known only from a cluster's OpenAPI), in place of one of the same group,
+    /// version and plural.
+    pub fn add_resource(&mut self, resource: Resource) {
+        let resources = Arc::make_mut(&mut self.resources);
+        resources.retain(|r| {
+            !(r.group == resource.group
+                && r.version == resource.version
+                && r.plural == resource.plural)
+        });
+        resources.push(resource);
+        self.endpoints.clear();
     }
 
     /// The clock.
@@ -138,20 +172,22 @@ impl ApiServer {
 
     /// The URL path of the object `name` of `resource` in `namespace` (ignored for a
     /// cluster-scoped resource).
+    /// Each part is percent-encoded, so a name holding `/` stays one segment.
     pub fn object_path(resource: &Resource, namespace: &str, name: &str) -> String {
+        let e = routes::encode_segment;
         let mut path = if resource.group.is_empty() {
-            format!("/api/{}", resource.version)
+            format!("/api/{}", e(&resource.version))
         } else {
-            format!("/apis/{}/{}", resource.group, resource.version)
+            format!("/apis/{}/{}", e(&resource.group), e(&resource.version))
         };
         if resource.namespaced {
-            path.push_str(&format!("/namespaces/{namespace}"));
+            path.push_str(&format!("/namespaces/{}", e(namespace)));
         }
         path.push('/');
-        path.push_str(&resource.plural);
+        path.push_str(&e(&resource.plural));
         if !name.is_empty() {
             path.push('/');
-            path.push_str(name);
+            path.push_str(&e(name));
         }
         path
     }
@@ -201,18 +237,21 @@ impl ApiServer {
             resource.plural.clone(),
         );
         if !self.endpoints.contains_key(&key) {
-            let endpoint = if resource.custom {
-                let crd = self.crds.iter().rev().find(|crd| {
-                    nested_str(crd, &["spec", "group"]) == resource.group
-                        && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
-                })?;
-                Endpoint::custom_resource(crd, &resource.version, self.types.clone())?
-            } else {
-                Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone())
+            let crd = self.crds.iter().rev().find(|crd| {
+                nested_str(crd, &["spec", "group"]) == resource.group
+                    && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
+            });
+            // A resource added without its CRD (known from a schema alone) has the built-in
+            // kinds' endpoint: its main resource, resetting nothing.
+            let endpoint = match crd {
+                Some(crd) if resource.custom => {
+                    Endpoint::custom_resource(crd, &resource.version, self.types.clone())?
+                }
+                _ => Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone()),
             };
-            self.endpoints.insert(key.clone(), endpoint);
+            self.endpoints.insert(key.clone(), Arc::new(endpoint));
         }
-        self.endpoints.get(&key)
+        self.endpoints.get(&key).map(AsRef::as_ref)
     }
 
     /// Answers `request` at the server's clock.
@@ -223,6 +262,40 @@ impl ApiServer {
 
     /// Answers `request` as the API server would at `now`.
     pub fn handle_at(&mut self, request: &Request, now: Timestamp) -> Response {
+        self.exchange(request, now).response
+    }
+
+    /// [`ApiServer::handle_at`], with the field manager's error behind a refusal.
+    pub fn exchange(&mut self, request: &Request, now: Timestamp) -> Exchange {
+        self.refusal = None;
+        let response = self.route(request, None, now);
+        Exchange {
+            response,
+            error: self.refusal.take(),
+        }
+    }
+
+    /// The Status of an error of the field-manager layer, the error kept for
+    /// [`ApiServer::exchange`].
+    fn refuse(&mut self, error: Error) -> Response {
+        let response = status::from_error(&error);
+        self.refusal = Some(error);
+        response
+    }
+
+    /// [`ApiServer::exchange`] of a request whose body the caller holds parsed (`body`; the
+    /// request's bytes are not read, nor their length limited): what a client that built
+    /// the object sends, without writing and reading it back.
+    pub fn exchange_parsed(&mut self, request: &Request, body: &Value, now: Timestamp) -> Exchange {
+        self.refusal = None;
+        let response = self.route(request, Some(body), now);
+        Exchange {
+            response,
+            error: self.refusal.take(),
+        }
+    }
+
+    fn route(&mut self, request: &Request, parsed: Option<&Value>, now: Timestamp) -> Response {
         let resources = &self.resources;
         let Some(target) = routes::parse(&request.path, |g, v, p| {
             resources
@@ -261,33 +334,12 @@ impl ApiServer {
         if target.subresource.is_empty() && !resource.takes(verb) {
             return status::method_not_allowed();
         }
-        if request.body.len() > MAX_REQUEST_BODY_BYTES {
+        if parsed.is_none() && request.body.len() > MAX_REQUEST_BODY_BYTES {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
-        let options = match verb {
-            "create" => "CreateOptions",
-            "update" => "UpdateOptions",
-            "patch" => "PatchOptions",
-            _ => "DeleteOptions",
-        };
         let dry_run = request.query_values("dryRun");
-        if let Some(bad) = dry_run.iter().find(|v| **v != "All") {
-            let _ = bad;
-            let values: Vec<String> = dry_run.iter().map(|v| status::quote(v)).collect();
-            let message = format!(
-                "Unsupported value: [{}]: supported values: \"All\"",
-                values.join(",")
-            );
-            return status::invalid(
-                "meta.k8s.io",
-                options,
-                "",
-                vec![Cause {
-                    kind: "FieldValueNotSupported".into(),
-                    message,
-                    field: "dryRun".into(),
-                }],
-            );
+        if let Some(refusal) = check_options(request, verb, &dry_run) {
+            return refusal;
         }
         let key = ObjectKey::new(
             &target.group,
@@ -297,6 +349,7 @@ impl ApiServer {
         );
         let call = Call {
             request,
+            parsed,
             resource,
             target,
             key,
@@ -321,7 +374,7 @@ impl ApiServer {
             let resource = call.resource.clone();
             return match self.endpoint(&resource).map(|e| e.scale_of(&stored)) {
                 Some(Ok(scale)) => ok(200, scale),
-                Some(Err(e)) => status::from_error(&e),
+                Some(Err(e)) => self.refuse(e),
                 None => status::no_route(),
             };
         }
@@ -331,9 +384,9 @@ impl ApiServer {
     fn create(&mut self, call: Call<'_>) -> Response {
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Create) {
-            return status::from_error(&e);
+            return self.refuse(e);
         }
-        let mut body = match decode_body(call.request, &call.resource) {
+        let mut body = match decode_body(&call) {
             Ok(b) => b,
             Err(r) => return r,
         };
@@ -385,7 +438,7 @@ impl ApiServer {
         };
         let written = match endpoint.create(body, &manager, call.now) {
             Ok(w) => w,
-            Err(e) => return status::from_error(&e),
+            Err(e) => return self.refuse(e),
         };
         let object = self.finish_create(&call, written.object);
         let mut response = self.store_answer(&call, key, object, 201);
@@ -396,9 +449,9 @@ impl ApiServer {
     fn update(&mut self, call: Call<'_>) -> Response {
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Update) {
-            return status::from_error(&e);
+            return self.refuse(e);
         }
-        let mut body = match decode_body(call.request, &call.resource) {
+        let mut body = match decode_body(&call) {
             Ok(b) => b,
             Err(r) => return r,
         };
@@ -432,7 +485,7 @@ impl ApiServer {
         let written =
             match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
                 Ok(w) => w,
-                Err(e) => return status::from_error(&e),
+                Err(e) => return self.refuse(e),
             };
         let mut response = self.finish_update(&call, &stored, written.object);
         response.warnings = warnings;
@@ -471,18 +524,51 @@ impl ApiServer {
         };
         let written = match endpoint.scale(&stored, replicas, manager, call.now) {
             Ok(w) => w,
-            Err(e) => return status::from_error(&e),
+            Err(e) => return self.refuse(e),
         };
         self.finish_update(call, &stored, written.object)
     }
 
     fn apply(&mut self, call: Call<'_>) -> Response {
-        let patch = match smd_fieldpath::yaml::from_slice(&call.request.body) {
+        // JSON is YAML: a JSON body is read by the JSON reader, as the server's YAML-to-JSON
+        // step leaves it as it is.
+        let parsed = match call.parsed {
+            Some(v) => Ok(v.clone()),
+            None => match std::str::from_utf8(&call.request.body)
+                .ok()
+                .and_then(|text| Value::from_json(text).ok())
+            {
+                Some(v) => Ok(v),
+                // The server's YAML reader takes the first document of several.
+                None => smd_fieldpath::yaml::documents_from_slice(&call.request.body)
+                    .map(|docs| docs.into_iter().next().unwrap_or(Value::Null)),
+            },
+        };
+        let patch = match parsed {
+            // An empty body is `null`, which decodes as an object of no kind.
+            Ok(Value::Null) => Value::Map(Map::new()),
+            Ok(
+                ref v @ (Value::List(_)
+                | Value::String(_)
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)),
+            ) => {
+                let go_type = match v {
+                    Value::List(_) => "array",
+                    Value::String(_) => "string",
+                    Value::Bool(_) => "bool",
+                    _ => "number",
+                };
+                return status::bad_request(&format!(
+                    "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_type} into Go value of type map[string]interface {{}}"
+                ));
+            }
             Ok(mut v) => {
                 crate::managedfields::normalize_numbers(&mut v);
                 v
             }
-            Err(e) => return status::bad_request(&format!("error decoding YAML: {e}")),
+            Err(e) => return status::bad_request(&format!("error encoding patch: {e}")),
         };
         let manager = call.request.query_value("fieldManager").to_owned();
         let force = call.request.query_value("force") == "true";
@@ -526,7 +612,7 @@ impl ApiServer {
         );
         let mut object = match applied {
             Ok(o) => o,
-            Err(e) => return status::from_error(&e),
+            Err(e) => return self.refuse(e),
         };
         match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
@@ -567,7 +653,7 @@ impl ApiServer {
         }
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Patch) {
-            return status::from_error(&e);
+            return self.refuse(e);
         }
         let Some(stored) = self.store.get(&call.key).cloned() else {
             return not_found(&call);
@@ -576,7 +662,7 @@ impl ApiServer {
             let resource = call.resource.clone();
             match self.endpoint(&resource).map(|e| e.scale_of(&stored)) {
                 Some(Ok(scale)) => scale,
-                Some(Err(e)) => return status::from_error(&e),
+                Some(Err(e)) => return self.refuse(e),
                 None => return status::no_route(),
             }
         } else {
@@ -584,9 +670,8 @@ impl ApiServer {
         };
         let patched = match patch::apply(content_type, &original, &call.request.body) {
             Ok(p) => p,
-            Err(PatchFailure::BadRequest(m)) => return status::bad_request(&m),
-            Err(PatchFailure::Invalid(m)) => {
-                return status::failure(422, "Invalid", &m, Some(&Details::default()));
+            Err(PatchFailure::Refused { code, message }) => {
+                return status::patch_refused(code, &message);
             }
             Err(PatchFailure::Unsupported(m)) => return status::failure(500, "", &m, None),
         };
@@ -595,6 +680,16 @@ impl ApiServer {
         }
         if let Some(refusal) = check_name(&patched, &call.target) {
             return refusal;
+        }
+        // A patch that sets the resourceVersion makes it a precondition.
+        let rv = nested_str(&patched, &["metadata", "resourceVersion"]);
+        if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
+            return status::conflict(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.target.name,
+                MODIFIED,
+            );
         }
         let (body, warnings) = match self.decode_builtin(&call, patched) {
             Ok(d) => d,
@@ -607,7 +702,7 @@ impl ApiServer {
         let written =
             match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
                 Ok(w) => w,
-                Err(e) => return status::from_error(&e),
+                Err(e) => return self.refuse(e),
             };
         let mut response = self.finish_update(&call, &stored, written.object);
         response.warnings = warnings;
@@ -743,12 +838,10 @@ impl ApiServer {
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
     /// revision, the generation counted up when more than metadata and status changed.
     fn finish_update(&mut self, call: &Call<'_>, stored: &Value, mut object: Value) -> Response {
-        let rv = nested_str(stored, &["metadata", "resourceVersion"]).to_owned();
-        set(
-            &mut object,
-            &["metadata", "resourceVersion"],
-            Value::from(rv.as_str()),
-        );
+        match get(stored, &["metadata", "resourceVersion"]) {
+            Some(rv) => set(&mut object, &["metadata", "resourceVersion"], rv.clone()),
+            None => remove(&mut object, &["metadata", "resourceVersion"]),
+        }
         let generation = get(stored, &["metadata", "generation"]).cloned();
         match &generation {
             Some(g) => set(&mut object, &["metadata", "generation"], g.clone()),
@@ -759,7 +852,7 @@ impl ApiServer {
                 let resource = call.resource.clone();
                 match server.endpoint(&resource).map(|e| e.scale_of(&object)) {
                     Some(Ok(scale)) => ok(200, scale),
-                    Some(Err(e)) => status::from_error(&e),
+                    Some(Err(e)) => server.refuse(e),
                     None => status::no_route(),
                 }
             } else {
@@ -769,9 +862,17 @@ impl ApiServer {
         if &object == stored {
             return answer(self, object);
         }
-        if counts_generations(&call.resource) && spec_changed(&call.resource, stored, &object) {
-            let next = generation.as_ref().and_then(Value::as_int).unwrap_or(0) + 1;
-            set(&mut object, &["metadata", "generation"], Value::Int(next));
+        // An object the server wrote has its generation; one put in without (a hand-made
+        // live object) gets none invented.
+        if let Some(current) = generation.as_ref().and_then(Value::as_int)
+            && counts_generations(&call.resource)
+            && spec_changed(&call.resource, stored, &object)
+        {
+            set(
+                &mut object,
+                &["metadata", "generation"],
+                Value::Int(current + 1),
+            );
         }
         if !call.dry_run {
             let rv = self.store.next_revision();
@@ -827,7 +928,13 @@ fn manager_of(request: &Request) -> String {
 }
 
 /// The body of a create or update, JSON or YAML as its content type says.
-fn decode_body(request: &Request, resource: &Resource) -> Result<Value, Response> {
+fn decode_body(call: &Call<'_>) -> Result<Value, Response> {
+    let (request, resource) = (call.request, &call.resource);
+    if let Some(v) = call.parsed {
+        if v.as_map().is_some() {
+            return Ok(v.clone());
+        }
+    }
     let parsed = match content_type(request) {
         "application/yaml" => {
             smd_fieldpath::yaml::from_slice(&request.body).map_err(|e| e.to_string())
@@ -899,6 +1006,53 @@ fn check_kind(body: &Value, resource: &Resource) -> Option<Response> {
     Some(status::bad_request(&message))
 }
 
+/// The options the server validates before anything else (`ValidateCreateOptions` and its
+/// siblings): `dryRun` values, `fieldValidation`, `force` on a patch that is not an apply;
+/// one 422 with a cause per problem.
+fn check_options(request: &Request, verb: &str, dry_run: &[&str]) -> Option<Response> {
+    let options = match verb {
+        "create" => "CreateOptions",
+        "update" => "UpdateOptions",
+        "patch" => "PatchOptions",
+        "delete" => "DeleteOptions",
+        _ => return None,
+    };
+    let mut causes = Vec::new();
+    if dry_run.iter().any(|v| *v != "All") {
+        let values: Vec<String> = dry_run.iter().map(|v| status::quote(v)).collect();
+        causes.push(Cause {
+            kind: "FieldValueNotSupported".into(),
+            message: format!(
+                "Unsupported value: [{}]: supported values: \"All\"",
+                values.join(",")
+            ),
+            field: "dryRun".into(),
+        });
+    }
+    let validation = request.query_value("fieldValidation");
+    if verb != "delete" && !matches!(validation, "" | "Ignore" | "Strict" | "Warn") {
+        causes.push(Cause {
+            kind: "FieldValueNotSupported".into(),
+            message: format!(
+                "Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+                status::quote(validation)
+            ),
+            field: "fieldValidation".into(),
+        });
+    }
+    if verb == "patch"
+        && content_type(request) != APPLY_PATCH
+        && !request.query_value("force").is_empty()
+    {
+        causes.push(Cause {
+            kind: "FieldValueForbidden".into(),
+            message: "Forbidden: may not be specified for non-apply patch".into(),
+            field: "force".into(),
+        });
+    }
+    (!causes.is_empty()).then(|| status::invalid("meta.k8s.io", options, "", causes))
+}
+
 /// A body without apiVersion and kind is decoded as the resource's kind, and says so.
 fn set_kind(body: &mut Value, resource: &Resource) {
     let gvk = resource.gvk();
@@ -967,6 +1121,18 @@ fn preconditions(call: &Call<'_>, body: &Value, stored: &Value) -> Option<Respon
                 message: "Invalid value: 0: must be specified for an update".into(),
                 field: "metadata.resourceVersion".into(),
             }],
+        ));
+    }
+    if !rv.is_empty() && rv.parse::<u64>().is_err() {
+        // The storage parses the version before comparing it.
+        return Some(status::failure(
+            500,
+            "",
+            &format!(
+                "strconv.ParseUint: parsing {}: invalid syntax",
+                status::quote(rv)
+            ),
+            None,
         ));
     }
     if !rv.is_empty() && rv != stored_rv {

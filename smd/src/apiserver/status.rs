@@ -263,3 +263,20 @@ pub(super) fn qualified(name: &str, group: &str) -> String {
 pub(super) fn quote(s: &str) -> String {
     Value::from(s).to_string()
 }
+
+/// A patch the server could not apply: 400 `BadRequest` and 413 with the patch code's words;
+/// 422 as the server wraps it (`Invalid`, its generic message, empty details); 500 with no
+/// reason.
+pub(super) fn patch_refused(code: u16, message: &str) -> Response {
+    match code {
+        400 => bad_request(message),
+        413 => failure(413, "RequestEntityTooLarge", message, None),
+        422 => failure(
+            422,
+            "Invalid",
+            "the server rejected our request due to an error in our request",
+            Some(&Details::default()),
+        ),
+        other => failure(other, "", message, None),
+    }
+}
