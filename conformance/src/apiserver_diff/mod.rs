@@ -317,6 +317,71 @@ fn truncate_at(case: &Json, found: &[Finding], category: &str) -> Json {
     case
 }
 
+/// The most candidates one example sends to the server per shrinking round.
+const MAX_CANDIDATES: usize = 64;
+
+/// Smaller versions of a case, the biggest cuts first: without one step (not the last, which
+/// shows the difference); then, step by step, without one query parameter, without reading
+/// the object back (not the last step), without one label, one field of `spec`, one key of
+/// `data`.
+fn simplifications(case: &Json) -> Vec<Json> {
+    let steps = case["steps"].as_array().cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    let with_steps = |steps: Vec<Json>| {
+        let mut c = case.clone();
+        c["steps"] = Json::Array(steps);
+        c
+    };
+    for j in 0..steps.len().saturating_sub(1) {
+        let mut s = steps.clone();
+        s.remove(j);
+        out.push(with_steps(s));
+    }
+    for (j, step) in steps.iter().enumerate() {
+        let mut variants = Vec::new();
+        if let Some(query) = step["query"].as_object() {
+            for k in query.keys() {
+                let mut v = step.clone();
+                if let Some(q) = v["query"].as_object_mut() {
+                    q.remove(k);
+                    if q.is_empty()
+                        && let Some(m) = v.as_object_mut()
+                    {
+                        m.remove("query");
+                    }
+                }
+                variants.push(v);
+            }
+        }
+        if j + 1 < steps.len() && step.get("stored").is_some() {
+            let mut v = step.clone();
+            if let Some(m) = v.as_object_mut() {
+                m.remove("stored");
+            }
+            variants.push(v);
+        }
+        for pointer in ["/body/metadata/labels", "/body/spec", "/body/data"] {
+            if let Some(m) = step.pointer(pointer).and_then(Json::as_object) {
+                for k in m.keys() {
+                    let mut v = step.clone();
+                    if let Some(m) = v.pointer_mut(pointer).and_then(Json::as_object_mut) {
+                        m.remove(k);
+                    }
+                    variants.push(v);
+                }
+            }
+        }
+        for v in variants {
+            let mut s = steps.clone();
+            if let Some(slot) = s.get_mut(j) {
+                *slot = v;
+            }
+            out.push(with_steps(s));
+        }
+    }
+    out
+}
+
 /// A sequence made small.
 #[derive(Debug, Clone)]
 pub struct Shrunk {
@@ -339,9 +404,9 @@ fn detail_of(found: &[Finding], category: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Shrinks each example to fewer steps that still show its category: rounds of "drop one
-/// step", every candidate of every example sent to the server at once, the first that still
-/// shows the category kept.
+/// Shrinks each example to a smaller case that still shows its category: rounds of
+/// [`simplifications`], every candidate of every example sent to the server at once, the first
+/// that still shows the category kept, until no candidate does.
 pub fn shrink(
     server: &mut Server,
     examples: &BTreeMap<String, (u64, Json)>,
@@ -379,16 +444,11 @@ pub fn shrink(
         let mut candidates: Vec<(usize, Json)> = Vec::new();
         for (e, (shrunk, done)) in current.iter().enumerate() {
             let case = &shrunk.case;
-            let len = case["steps"].as_array().map_or(0, Vec::len);
-            if *done || len < 2 {
+            if *done {
                 continue;
             }
-            for j in 0..len - 1 {
-                let mut c = rename(case);
-                if let Some(steps) = c["steps"].as_array_mut() {
-                    steps.remove(j);
-                }
-                candidates.push((e, c));
+            for c in simplifications(case).into_iter().take(MAX_CANDIDATES) {
+                candidates.push((e, rename(&c)));
             }
         }
         if candidates.is_empty() {
@@ -561,6 +621,18 @@ mod tests {
         }
         for k in generate::KINDS {
             assert!(seen.contains(k.kind), "{} never generated", k.kind);
+        }
+    }
+
+    #[test]
+    fn simplifications_are_smaller() {
+        let case = generate::sequence(1, 3, "x");
+        let size = |c: &Json| c.to_string().len();
+        let all = simplifications(&case);
+        assert!(!all.is_empty());
+        for c in &all {
+            assert!(size(c) < size(&case), "{c}");
+            assert_eq!(c["name"], case["name"]);
         }
     }
 
