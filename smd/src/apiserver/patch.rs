@@ -1,12 +1,13 @@
 //! The seam between the request layer and the patch algorithms of [`crate::patch`]: the body
 //! read as the server reads it, the patch applied, its refusals answered with the server's
-//! status. Strategic merge patch is not in `smd::patch` yet: such a request is answered with a
-//! 500 that says so.
+//! status. Strategic merge patch takes the patch metadata of the kind's Go type.
 
 use smd_fieldpath::Value;
+use smd_schema::gvk::GroupVersionKind;
 
 use super::http::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH};
 use crate::patch::PatchError;
+use crate::patch::GoTypes;
 
 /// Why a patch could not be applied, as the server answers it.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +18,9 @@ pub(super) enum PatchFailure {
     Unsupported(String),
 }
 
-/// `patch` (the body's bytes, of `content_type`) applied to `original`.
+/// `patch` (the body's bytes, of `content_type`) applied to `original`, an object of `kind`.
 pub(super) fn apply(
+    kind: &GroupVersionKind,
     content_type: &str,
     original: &Value,
     patch: &[u8],
@@ -51,9 +53,15 @@ pub(super) fn apply(
             crate::patch::json(original, &parsed)
         }
         STRATEGIC_MERGE_PATCH => {
-            return Err(PatchFailure::Unsupported(
-                "smd does not apply a strategic merge patch yet (issue 12)".to_owned(),
-            ));
+            let meta = GoTypes::builtin()
+                .and_then(|types| types.kind(&kind.group, &kind.version, &kind.kind))
+                .ok_or_else(|| {
+                    PatchFailure::Unsupported(format!(
+                        "no Go type for {}/{} {}, whose patch metadata a strategic merge patch needs",
+                        kind.group, kind.version, kind.kind
+                    ))
+                })?;
+            crate::patch::strategic(original, &parsed, &meta)
         }
         other => {
             return Err(PatchFailure::Unsupported(format!(

@@ -686,7 +686,12 @@ impl ApiServer {
         } else {
             stored.clone()
         };
-        let patched = match patch::apply(content_type, &original, &call.request.body) {
+        let kind = if call.target.subresource == "scale" {
+            GroupVersionKind::new("autoscaling", "v1", "Scale")
+        } else {
+            call.resource.gvk()
+        };
+        let patched = match patch::apply(&kind, content_type, &original, &call.request.body) {
             Ok(p) => p,
             Err(PatchFailure::Refused { code, message }) => {
                 return status::patch_refused(code, &message);
