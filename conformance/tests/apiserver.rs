@@ -106,9 +106,11 @@ fn normalising_a_golden_leaves_it_unchanged() {
     for path in &files {
         // The requests' bodies: a value a request sets at an allocated key stays, as gogen
         // notes it before each step.
-        let scenario = root
-            .join("scenarios")
-            .join(path.with_extension("yaml").file_name().expect("a file name"));
+        let scenario = root.join("scenarios").join(
+            path.with_extension("yaml")
+                .file_name()
+                .expect("a file name"),
+        );
         let (scenarios, golden) =
             smd_conformance::apiserver::read_files(&scenario, path).expect("scenario and golden");
         let cases = scenarios["cases"].as_array().expect("cases");

@@ -6,8 +6,8 @@ use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
 
 use super::http::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH};
-use crate::patch::PatchError;
 use crate::patch::GoTypes;
+use crate::patch::PatchError;
 
 /// Why a patch could not be applied, as the server answers it.
 #[derive(Debug, Clone, PartialEq)]
