@@ -391,6 +391,21 @@ pub(crate) fn plan_files(
             }
         }
     }
+    // A cluster holds a built-in object decoded into its Go type and defaulted, and answers a
+    // read with it: a live object from `kubectl get` is unchanged by this, a hand-written one
+    // gains what the server would have added, so that neither side of a diff shows defaults
+    // as changes.
+    let mut pairs = pairs;
+    for p in &mut pairs {
+        if let Some(live) = &mut p.live {
+            let kind = live.gvk();
+            if smd::builtin::is_builtin(&kind)
+                && let Ok(decoded) = smd::builtin::decode(&kind, &live.value)
+            {
+                live.value = decoded.object;
+            }
+        }
+    }
     let mut prepared = Prepared::new(&server);
     for p in &pairs {
         let object = p.live.as_ref().unwrap_or(&p.applied);

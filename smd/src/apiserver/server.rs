@@ -14,8 +14,8 @@ use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
 use super::store::{ObjectKey, Store};
 use crate::managedfields::{
-    Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, manager_or_user_agent,
-    validate_manager,
+    Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
+    manager_or_user_agent, validate_manager,
 };
 
 /// Why a CRD cannot be served.
@@ -216,11 +216,21 @@ impl ApiServer {
         self.store.iter()
     }
 
-    /// Puts `object` in the store at `key` as it is (an object read from a cluster): later
-    /// writes take revisions after its `resourceVersion`.
+    /// Puts `object` in the store at `key` (an object read from a cluster): later writes take
+    /// revisions after its `resourceVersion`. A built-in kind's object is held as the server
+    /// reads one from storage, decoded into its Go type and defaulted ([`crate::builtin::decode`]):
+    /// an object a cluster returned comes back unchanged, a hand-written one gains what the
+    /// server would have added (so that a diff does not show defaults as changes). An object
+    /// that does not decode is kept as it is; the write that meets it reports it.
     pub fn put_object(&mut self, key: ObjectKey, object: Value) {
         self.store
             .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
+        let kind = gvk_of(&object);
+        let object = if crate::builtin::is_builtin(&kind) {
+            crate::builtin::decode(&kind, &object).map_or(object, |decoded| decoded.object)
+        } else {
+            object
+        };
         self.store.insert(key, object);
     }
 

@@ -76,6 +76,7 @@ pub use identity::{ManagerId, Operation};
 pub use last_applied::LAST_APPLIED_ANNOTATION;
 pub use managed::{DecodeError, MANAGED_FIELDS_NESTING, MAX_MANAGED_PATH, Managed, sort_entries};
 pub use manager::FieldManager;
+pub(crate) use object::gvk_of;
 pub use object::{ReadError, normalize_numbers, read_object};
 pub use pipeline::BEFORE_FIRST_APPLY;
 pub use reset::{
