@@ -18,7 +18,9 @@ const GOOD_ENTRY: &str = "  - apiVersion: v1\n    fieldsType: FieldsV1\n    fiel
 fn a_fault_in_the_live_object_names_the_live_file() {
     let s = Scratch::new();
     s.file("applied.yaml", MANIFEST);
-    s.file("live-field.yaml", live("bogus: 1\n", GOOD_ENTRY));
+    // A value of the wrong type: it survives the decoding a server would apply (which drops
+    // unknown fields), so the typed live object fails.
+    s.file("live-field.yaml", live("  b: 1\n", GOOD_ENTRY));
     s.file(
         "live-entry.yaml",
         live("", &format!("{GOOD_ENTRY}  - apiVersion: v1\n    fieldsType: FieldsV1\n    fieldsV1: {{f:data: {{f:a: {{}}}}}}\n    manager: broken\n    operation: Patch\n")),
