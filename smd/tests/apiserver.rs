@@ -29,13 +29,9 @@ fn a_body_over_the_limit_is_refused_with_413() {
     );
     let answer =
         server.handle(&Request::new("POST", CONFIGMAPS).with_body("application/json", big));
-    // The words of kube-apiserver v1.37.2's answer to a 3.2 MB ConfigMap POST.
+    // The whole answer is compared with the real server's in the real-server goldens
+    // (conformance/apiserver/scenarios/refusals.yaml); here: refused, and nothing stored.
     assert_eq!(answer.code, 413);
-    assert_eq!(answer.reason(), Some("RequestEntityTooLarge"));
-    assert_eq!(
-        answer.message(),
-        Some("Request entity too large: limit is 3145728")
-    );
     assert!(server.objects().next().is_none());
 }
 
