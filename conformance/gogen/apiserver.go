@@ -165,7 +165,7 @@ func runAPIServer(args []string) int {
 	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", "scenario directory (default ../apiserver/scenarios from the module directory)")
 	goldens := fs.String("goldens", "", "golden directory (default ../apiserver/goldens from the module directory)")
-	parallel := fs.Int("parallel", 8, "cases replayed at once (each waits for fresh seconds, so this hides the waits)")
+	parallel := fs.Int("parallel", 32, "cases replayed at once (each waits for fresh seconds, so this hides the waits)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *parallel < 1 {
 		fmt.Fprint(os.Stderr, usage)
 		return 2
