@@ -109,7 +109,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Conversion,
     ),
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
-    ("configmap.yaml", "cm-warn-unknown-field", 1, Defaulting),
     ("daemonset.yaml", "ds-apply-on-delete", 1, Strategy),
     ("daemonset.yaml", "ds-create", 1, Strategy),
     ("daemonset.yaml", "ds-status-apply", 2, Strategy),
@@ -316,12 +315,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     (
         "validation-dryrun.yaml",
-        "fv-create-warn-explicit",
-        1,
-        RequestLayer,
-    ),
-    (
-        "validation-dryrun.yaml",
         "fv-json-patch-strict-unknown",
         2,
         Validation,
@@ -334,21 +327,9 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     (
         "validation-dryrun.yaml",
-        "fv-merge-patch-warn-unknown",
-        2,
-        RequestLayer,
-    ),
-    (
-        "validation-dryrun.yaml",
         "fv-smp-strict-unknown",
         2,
         Validation,
-    ),
-    (
-        "validation-dryrun.yaml",
-        "fv-update-warn-unknown",
-        2,
-        RequestLayer,
     ),
 ];
 
@@ -605,7 +586,11 @@ impl CaseReplay<'_> {
             differences.push(d);
         }
         let warnings = golden["warnings"].as_array().cloned().unwrap_or_default();
-        let our_warnings: Vec<Json> = response.warnings.iter().map(|w| json!(w)).collect();
+        let our_warnings: Vec<Json> = response
+            .warning_headers()
+            .iter()
+            .map(|w| json!(w))
+            .collect();
         if warnings != our_warnings {
             differences.push(format!(
                 "warnings: server {}, smd {}",
