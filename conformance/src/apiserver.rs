@@ -111,7 +111,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
     ("daemonset.yaml", "ds-apply-on-delete", 1, Strategy),
     ("daemonset.yaml", "ds-create", 1, Strategy),
-    ("daemonset.yaml", "ds-status-apply", 2, Strategy),
     (
         "daemonset.yaml",
         "ds-update-selector-immutable",
@@ -130,7 +129,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         2,
         Defaulting,
     ),
-    ("deployment.yaml", "deploy-status-update", 2, Defaulting),
     ("gizmo.yaml", "gizmo-create-defaults", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-enum-invalid", 1, Validation),
     ("gizmo.yaml", "gizmo-json-patch", 2, CrdDefaulting),
@@ -144,7 +142,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("gizmo.yaml", "gizmo-update-stale-version", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 2, Conversion),
     ("job.yaml", "cronjob-bad-schedule", 1, Validation),
-    ("job.yaml", "cronjob-status-merge-patch", 2, Defaulting),
     ("job.yaml", "job-apply-template-change", 2, Validation),
     ("job.yaml", "job-reapply-unchanged", 2, Strategy),
     ("job.yaml", "job-restart-always", 1, Validation),
@@ -257,7 +254,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         1,
         Validation,
     ),
-    ("statefulset.yaml", "sts-status-merge-patch", 2, Defaulting),
     (
         "statefulset.yaml",
         "sts-update-immutable-claims",
