@@ -81,8 +81,8 @@ impl Category {
 }
 
 use Category::{
-    Admission, Conversion, CrdDefaulting, Defaulting, FieldManager, ReaderWords, RequestLayer,
-    Strategy, Validation,
+    Admission, Conversion, CrdDefaulting, FieldManager, ReaderWords, RequestLayer, Strategy,
+    Validation,
 };
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
@@ -122,12 +122,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "ds-update-selector-immutable",
         2,
         Validation,
-    ),
-    (
-        "deployment-lists.yaml",
-        "dl-resources-canonical",
-        2,
-        Defaulting,
     ),
     ("gizmo.yaml", "gizmo-create-defaults", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-enum-invalid", 1, Validation),
@@ -187,7 +181,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("pod-defaults.yaml", "pod-no-service-account", 1, Admission),
     ("pod-defaults.yaml", "pod-spec-immutable", 2, Validation),
     ("rbac.yaml", "role-no-verbs", 1, Validation),
-    ("rbac.yaml", "rolebinding-reapply-defaulted", 2, Defaulting),
     ("rbac.yaml", "rolebinding-roleref-immutable", 2, Validation),
     ("refusals.yaml", "refuse-apply-name-invalid", 1, Validation),
     ("refusals.yaml", "refuse-apply-uid-mismatch", 2, Validation),
@@ -242,12 +235,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Validation,
     ),
     ("service.yaml", "svc-ports-need-names", 2, Validation),
-    (
-        "statefulset.yaml",
-        "sts-apply-reapply-unchanged",
-        2,
-        Defaulting,
-    ),
     (
         "statefulset.yaml",
         "sts-apply-selector-mismatch",

@@ -971,6 +971,7 @@ impl ApiServer {
                 ok(200, object)
             }
         };
+        keep_entry_times_of_a_no_op(stored, &mut object);
         if &object == stored {
             return answer(self, object);
         }
@@ -1017,6 +1018,49 @@ const MODIFIED: &str =
     "the object has been modified; please apply your changes to the latest version and try again";
 const NAMESPACE_MISMATCH: &str =
     "the namespace of the provided object does not match the namespace sent on the request";
+
+/// The registry's guard against writes that only move managedFields times
+/// (`IgnoreManagedFieldsTimestampsTransformer`, apiserver's handlers/fieldmanager): when the
+/// entries are the stored ones pairwise but for some times, and the rest of the object is the
+/// stored one, the stored times come back, so that nothing is written (an apply whose merged
+/// object only differed until decoding and defaulting made it the stored one again).
+fn keep_entry_times_of_a_no_op(stored: &Value, object: &mut Value) {
+    let entries = |v: &Value| {
+        get(v, &["metadata", "managedFields"])
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default()
+    };
+    let (old, new) = (entries(stored), entries(object));
+    if old.len() != new.len() || new.is_empty() {
+        return;
+    }
+    let time = |e: &Value| get(e, &["time"]).cloned();
+    if old.iter().zip(&new).all(|(a, b)| time(a) == time(b)) {
+        return;
+    }
+    let without_time = |e: &Value| {
+        let mut e = e.clone();
+        remove(&mut e, &["time"]);
+        e
+    };
+    if !old
+        .iter()
+        .zip(&new)
+        .all(|(a, b)| without_time(a) == without_time(b))
+    {
+        return;
+    }
+    let mut candidate = object.clone();
+    set(
+        &mut candidate,
+        &["metadata", "managedFields"],
+        Value::List(old),
+    );
+    if &candidate == stored {
+        *object = candidate;
+    }
+}
 
 fn ok(code: u16, body: Value) -> Response {
     Response {
