@@ -935,6 +935,9 @@ impl ApiServer {
         mut object: Value,
         code: u16,
     ) -> Response {
+        if call.resource.custom {
+            sort_entry_fields(&mut object);
+        }
         if !call.dry_run {
             let rv = self.store.next_revision();
             set(
@@ -950,6 +953,9 @@ impl ApiServer {
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
     /// revision, the generation counted up when more than metadata and status changed.
     fn finish_update(&mut self, call: &Call<'_>, stored: &Value, mut object: Value) -> Response {
+        if call.resource.custom {
+            sort_entry_fields(&mut object);
+        }
         match get(stored, &["metadata", "resourceVersion"]) {
             Some(rv) => set(&mut object, &["metadata", "resourceVersion"], rv.clone()),
             None => remove(&mut object, &["metadata", "resourceVersion"]),
@@ -1018,6 +1024,31 @@ const MODIFIED: &str =
     "the object has been modified; please apply your changes to the latest version and try again";
 const NAMESPACE_MISMATCH: &str =
     "the namespace of the provided object does not match the namespace sent on the request";
+
+/// A custom resource is stored as unstructured JSON, whose maps Go writes with sorted keys:
+/// each entry's `fieldsV1` comes back sorted (`k:{"port":443,...}` before `k:{"port":80,...}`),
+/// where a built-in object's keeps SMD's order (its `FieldsV1` is raw bytes).
+fn sort_entry_fields(object: &mut Value) {
+    fn sort_deep(value: &mut Value) {
+        if let Some(map) = value.as_map_mut() {
+            map.sort_keys();
+            for (_, child) in map.iter_mut() {
+                sort_deep(child);
+            }
+        }
+    }
+    let entries = object
+        .as_map_mut()
+        .and_then(|m| m.get_mut("metadata"))
+        .and_then(Value::as_map_mut)
+        .and_then(|m| m.get_mut("managedFields"))
+        .and_then(Value::as_list_mut);
+    for entry in entries.into_iter().flatten() {
+        if let Some(fields) = entry.as_map_mut().and_then(|e| e.get_mut("fieldsV1")) {
+            sort_deep(fields);
+        }
+    }
+}
 
 /// The registry's guard against writes that only move managedFields times
 /// (`IgnoreManagedFieldsTimestampsTransformer`, apiserver's handlers/fieldmanager): when the
