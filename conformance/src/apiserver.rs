@@ -81,8 +81,7 @@ impl Category {
 }
 
 use Category::{
-    Admission, Conversion, CrdDefaulting, FieldManager, ReaderWords, RequestLayer, Strategy,
-    Validation,
+    Admission, Conversion, CrdDefaulting, ReaderWords, RequestLayer, Strategy, Validation,
 };
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
@@ -243,12 +242,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "sts-update-immutable-claims",
         2,
         Validation,
-    ),
-    (
-        "update-delete.yaml",
-        "put-empty-managed-fields-list",
-        2,
-        FieldManager,
     ),
     ("validation-dryrun.yaml", "dry-run-invalid", 1, Validation),
     (

@@ -889,8 +889,22 @@ impl ApiServer {
             ))
         })?;
         let unknown = decoded.unknown_fields;
+        let mut decoded_object = decoded.object;
+        // `managedFields: []` decodes to an empty but non-nil slice, which the field manager
+        // reads as "reset every entry"; the encoding smd's decoded object stands for drops it
+        // (omitempty), so the list is put back for the field manager to see.
+        if get(&body, &["metadata", "managedFields"])
+            .and_then(Value::as_list)
+            .is_some_and(<[Value]>::is_empty)
+        {
+            set(
+                &mut decoded_object,
+                &["metadata", "managedFields"],
+                Value::List(Vec::new()),
+            );
+        }
         match call.request.query_value("fieldValidation") {
-            "Ignore" => Ok((decoded.object, Vec::new())),
+            "Ignore" => Ok((decoded_object, Vec::new())),
             "Strict" if !unknown.is_empty() => {
                 let fields: Vec<String> = unknown
                     .iter()
@@ -904,7 +918,7 @@ impl ApiServer {
                 )))
             }
             _ => Ok((
-                decoded.object,
+                decoded_object,
                 unknown
                     .iter()
                     .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
