@@ -246,18 +246,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("validation-dryrun.yaml", "dry-run-invalid", 1, Validation),
     (
         "validation-dryrun.yaml",
-        "fv-apply-strict-duplicate-yaml",
-        1,
-        RequestLayer,
-    ),
-    (
-        "validation-dryrun.yaml",
-        "fv-apply-warn-duplicate-yaml",
-        1,
-        RequestLayer,
-    ),
-    (
-        "validation-dryrun.yaml",
         "fv-cr-ignore-merge-patch",
         2,
         CrdDefaulting,
@@ -273,18 +261,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "fv-cr-warn-unknown",
         1,
         CrdDefaulting,
-    ),
-    (
-        "validation-dryrun.yaml",
-        "fv-create-strict-duplicate",
-        1,
-        RequestLayer,
-    ),
-    (
-        "validation-dryrun.yaml",
-        "fv-create-warn-duplicate",
-        1,
-        RequestLayer,
     ),
     (
         "validation-dryrun.yaml",

@@ -432,7 +432,7 @@ impl ApiServer {
         if self.store.contains(&key) {
             return status::already_exists(&call.resource.group, &call.resource.plural, &name);
         }
-        let (mut body, warnings) = match self.decode_builtin(&call, body) {
+        let (mut body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -482,7 +482,7 @@ impl ApiServer {
         if let Some(refusal) = preconditions(&call, &body, &stored) {
             return refusal;
         }
-        let (body, warnings) = match self.decode_builtin(&call, body) {
+        let (body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -632,7 +632,24 @@ impl ApiServer {
             Ok(o) => o,
             Err(e) => return self.refuse(e),
         };
-        match &stored {
+        // The server reads the patch again strictly only once the field manager has applied
+        // it: a key set twice is then refused (Strict) or named in warnings (Warn, the default).
+        let mut warnings = Vec::new();
+        let validation = call.request.query_value("fieldValidation");
+        if call.parsed.is_none() && validation != "Ignore" {
+            let lines = repeated_yaml_keys(&call.request.body);
+            if !lines.is_empty() {
+                if validation == "Strict" {
+                    return status::bad_request(&format!(
+                        "error strict decoding patch: error converting YAML to JSON: yaml: \
+                         unmarshal errors:\n  {}",
+                        lines.join("\n  ")
+                    ));
+                }
+                warnings = lines;
+            }
+        }
+        let mut response = match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
             None => {
                 set(
@@ -651,7 +668,9 @@ impl ApiServer {
                 let key = call.key.clone();
                 self.store_answer(&call, key, object, 201)
             }
-        }
+        };
+        response.warnings = warnings;
+        response
     }
 
     fn patch(&mut self, call: Call<'_>) -> Response {
@@ -714,7 +733,7 @@ impl ApiServer {
                 MODIFIED,
             );
         }
-        let (body, warnings) = match self.decode_builtin(&call, patched) {
+        let (body, warnings) = match self.decode_builtin(&call, patched, false) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -871,11 +890,13 @@ impl ApiServer {
     }
 
     /// A built-in body as the server decodes it (custom resources are kept as sent), with the
-    /// `fieldValidation` warnings or refusal of the fields its Go type lacks.
+    /// `fieldValidation` warnings or refusal of the fields its Go type lacks and, when `sent`
+    /// (the body is the request's, not a patch's result), of the keys its JSON text repeats.
     fn decode_builtin(
         &self,
         call: &Call<'_>,
         body: Value,
+        sent: bool,
     ) -> Result<(Value, Vec<String>), Response> {
         if call.resource.custom {
             return Ok((body, Vec::new()));
@@ -888,7 +909,19 @@ impl ApiServer {
                 v = gvk.version
             ))
         })?;
-        let unknown = decoded.unknown_fields;
+        let mut problems: Vec<String> = decoded
+            .unknown_fields
+            .iter()
+            .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
+            .collect();
+        if sent && call.parsed.is_none() && content_type(call.request) == "application/json" {
+            let text = String::from_utf8_lossy(&call.request.body);
+            problems.extend(
+                super::duplicates::duplicate_fields(&text)
+                    .iter()
+                    .map(|f| format!("duplicate field {}", status::quote(f))),
+            );
+        }
         let mut decoded_object = decoded.object;
         // `managedFields: []` decodes to an empty but non-nil slice, which the field manager
         // reads as "reset every entry"; the encoding smd's decoded object stands for drops it
@@ -905,25 +938,13 @@ impl ApiServer {
         }
         match call.request.query_value("fieldValidation") {
             "Ignore" => Ok((decoded_object, Vec::new())),
-            "Strict" if !unknown.is_empty() => {
-                let fields: Vec<String> = unknown
-                    .iter()
-                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-                    .collect();
-                Err(status::bad_request(&format!(
-                    "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
-                    fields.join(", "),
-                    kind = gvk.kind,
-                    v = gvk.version
-                )))
-            }
-            _ => Ok((
-                decoded_object,
-                unknown
-                    .iter()
-                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-                    .collect(),
-            )),
+            "Strict" if !problems.is_empty() => Err(status::bad_request(&format!(
+                "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
+                problems.join(", "),
+                kind = gvk.kind,
+                v = gvk.version
+            ))),
+            _ => Ok((decoded_object, problems)),
         }
     }
 
@@ -1038,6 +1059,22 @@ const MODIFIED: &str =
     "the object has been modified; please apply your changes to the latest version and try again";
 const NAMESPACE_MISMATCH: &str =
     "the namespace of the provided object does not match the namespace sent on the request";
+
+/// yaml.v2's strict words for the keys an apply patch's first document sets twice
+/// (`line 7: key "a" already set in map`), none for a text it cannot read.
+fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Vec::new();
+    };
+    match smd_fieldpath::yaml::Documents::new(text).next() {
+        Some(Ok(document)) => document
+            .duplicates
+            .iter()
+            .map(|d| format!("line {}: key {} already set in map", d.line, d.key))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// A custom resource is stored as unstructured JSON, whose maps Go writes with sorted keys:
 /// each entry's `fieldsV1` comes back sorted (`k:{"port":443,...}` before `k:{"port":80,...}`),
