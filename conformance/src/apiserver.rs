@@ -80,9 +80,7 @@ impl Category {
     }
 }
 
-use Category::{
-    Admission, Conversion, CrdDefaulting, ReaderWords, RequestLayer, Strategy, Validation,
-};
+use Category::{Admission, Conversion, CrdDefaulting, ReaderWords, Strategy, Validation};
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
 /// counted from 1, category). The test checks that each still differs.
@@ -161,12 +159,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Validation,
     ),
     ("namespace-sa-pvc.yaml", "pvc-resize-unbound", 2, Validation),
-    (
-        "namespace-sa-pvc.yaml",
-        "sa-token-subresource-missing",
-        1,
-        RequestLayer,
-    ),
     ("networking.yaml", "ing-missing-path-type", 1, Validation),
     ("networking.yaml", "netpol-bad-cidr", 1, Validation),
     ("patch.yaml", "patch-apply-invalid-yaml", 1, ReaderWords),

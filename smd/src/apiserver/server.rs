@@ -326,7 +326,7 @@ impl ApiServer {
             _ => false,
         };
         if !served {
-            return status::no_route();
+            return self.other_subresource(request, &resource, &target);
         }
         let verb = match (request.method.as_str(), target.name.is_empty()) {
             ("GET", false) => "get",
@@ -372,6 +372,43 @@ impl ApiServer {
             "patch" => self.patch(call),
             _ => self.delete(&call),
         }
+    }
+
+    /// A request to a subresource the real server has and smd does not serve (a
+    /// ServiceAccount's `token`, a Pod's `log`): a verb it does not take is refused (405); of
+    /// an object that does not exist, the server's handler answers 404 naming the object,
+    /// which smd can answer too. Of an existing object smd has no answer, and says that it
+    /// finds no such resource.
+    fn other_subresource(
+        &self,
+        request: &Request,
+        resource: &Resource,
+        target: &Target,
+    ) -> Response {
+        let Some(verbs) = routes::other_subresource_verbs(resource, &target.subresource) else {
+            return status::no_route();
+        };
+        let verb = match request.method.as_str() {
+            "GET" => "get",
+            "POST" => "create",
+            "PUT" => "update",
+            "PATCH" => "patch",
+            "DELETE" => "delete",
+            _ => return status::method_not_allowed(),
+        };
+        if target.name.is_empty() || !verbs.contains(&verb) {
+            return status::method_not_allowed();
+        }
+        let key = ObjectKey::new(
+            &target.group,
+            &target.plural,
+            &target.namespace,
+            &target.name,
+        );
+        if self.store.contains(&key) {
+            return status::no_route();
+        }
+        status::not_found(&resource.group, &resource.plural, &target.name)
     }
 
     fn get(&mut self, call: &Call<'_>) -> Response {
