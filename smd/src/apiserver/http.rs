@@ -113,9 +113,15 @@ pub struct Response {
     /// The object (stored, or what a dry run would store), or a `meta/v1` `Status` with
     /// `status`, `message`, `reason`, `details` and `code`.
     pub body: Value,
-    /// The `Warning` headers' texts (`unknown field "spec.foo"`), in order.
+    /// The warnings' texts (`unknown field "spec.foo"`), in order; [`Response::warning_headers`]
+    /// gives the `Warning` headers the server would send for them.
     pub warnings: Vec<String>,
 }
+
+/// The server's limits on `Warning` headers: the runes of all texts together, then of each text
+/// once the total is exceeded (k8s.io/apiserver's warning recorder).
+const WARNING_TOTAL_RUNES: usize = 4 * 1024;
+const WARNING_ITEM_RUNES: usize = 256;
 
 impl Response {
     /// Whether the code is a success (2xx).
@@ -133,11 +139,102 @@ impl Response {
         self.status_field("message")
     }
 
+    /// The `Warning` header values the server sends for [`Response::warnings`], in order:
+    /// `299 - "text"` with `"` and `\` escaped, each text once, texts holding a control
+    /// character left out (the server refuses to write them), and every text cut to 256
+    /// characters once all of them together exceed 4096, as k8s.io/apiserver does.
+    pub fn warning_headers(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut kept: Vec<&str> = Vec::new();
+        let mut headers = Vec::new();
+        let mut written = 0;
+        let mut truncating = false;
+        for text in &self.warnings {
+            if text.is_empty() || !seen.insert(text.as_str()) {
+                continue;
+            }
+            kept.push(text);
+            let runes = text.chars().count();
+            if truncating {
+                if let Some(h) = warning_header(text, WARNING_ITEM_RUNES) {
+                    headers.push(h);
+                }
+            } else if written + runes <= WARNING_TOTAL_RUNES {
+                written += runes;
+                if let Some(h) = warning_header(text, usize::MAX) {
+                    headers.push(h);
+                }
+            } else {
+                // Past the limit the server starts over, cutting every text so far.
+                truncating = true;
+                headers = kept
+                    .iter()
+                    .filter_map(|t| warning_header(t, WARNING_ITEM_RUNES))
+                    .collect();
+            }
+        }
+        headers
+    }
+
     fn status_field(&self, key: &str) -> Option<&str> {
         let map = self.body.as_map()?;
         if map.get("kind").and_then(Value::as_str) != Some("Status") {
             return None;
         }
         map.get(key).and_then(Value::as_str)
+    }
+}
+
+/// One `Warning` header (code 299, agent `-`) for the first `max_runes` characters of `text`, or
+/// none when the text holds a control character.
+fn warning_header(text: &str, max_runes: usize) -> Option<String> {
+    let mut out = String::from("299 - \"");
+    for c in text.chars().take(max_runes) {
+        if c.is_control() {
+            return None;
+        }
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(texts: &[&str]) -> Vec<String> {
+        Response {
+            code: 200,
+            body: Value::Null,
+            warnings: texts.iter().map(|t| t.to_string()).collect(),
+        }
+        .warning_headers()
+    }
+
+    #[test]
+    fn warning_headers_quote_dedupe_and_skip_control_characters() {
+        // The form a real kube-apiserver 1.37.2 sent (conformance/apiserver/goldens).
+        assert_eq!(
+            headers(&[r#"unknown field "extra""#]),
+            [r#"299 - "unknown field \"extra\"""#]
+        );
+        assert_eq!(headers(&[r"a\b", "", r"a\b"]), [r#"299 - "a\\b""#]);
+        assert_eq!(headers(&["bad\u{7}bell", "ok"]), [r#"299 - "ok""#]);
+    }
+
+    #[test]
+    fn warning_headers_past_the_total_are_cut() {
+        let long = "x".repeat(3000);
+        let other = "y".repeat(3000);
+        let got = headers(&[&long, &other, "z"]);
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0], format!("299 - \"{}\"", "x".repeat(256)));
+        assert_eq!(got[1], format!("299 - \"{}\"", "y".repeat(256)));
+        assert_eq!(got[2], "299 - \"z\"");
+        assert_eq!(headers(&[&long]), [format!("299 - \"{long}\"")]);
     }
 }

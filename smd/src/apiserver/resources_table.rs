@@ -89,3 +89,23 @@ pub(super) const RESOURCES: &[Row] = &[
     ("storage.k8s.io", "v1", "volumeattributesclasses", "VolumeAttributesClass", false, "create,delete,deletecollection,get,list,patch,update,watch", "", ""),
     ("storagemigration.k8s.io", "v1", "storageversionmigrations", "StorageVersionMigration", false, "create,delete,deletecollection,get,list,patch,update,watch", "StorageVersionMigration", ""),
 ];
+
+/// The subresources other than status and scale (group, version, plural, subresource, verbs),
+/// which smd does not serve: what it knows of them is that the server has them.
+#[rustfmt::skip]
+pub(super) const OTHER_SUBRESOURCES: &[(&str, &str, &str, &str, &str)] = &[
+    ("", "v1", "namespaces", "finalize", "update"),
+    ("", "v1", "nodes", "proxy", "create,delete,get,patch,update"),
+    ("", "v1", "pods", "attach", "create,get"),
+    ("", "v1", "pods", "binding", "create"),
+    ("", "v1", "pods", "ephemeralcontainers", "get,patch,update"),
+    ("", "v1", "pods", "eviction", "create"),
+    ("", "v1", "pods", "exec", "create,get"),
+    ("", "v1", "pods", "log", "get"),
+    ("", "v1", "pods", "portforward", "create,get"),
+    ("", "v1", "pods", "proxy", "create,delete,get,patch,update"),
+    ("", "v1", "pods", "resize", "get,patch,update"),
+    ("", "v1", "serviceaccounts", "token", "create"),
+    ("", "v1", "services", "proxy", "create,delete,get,patch,update"),
+    ("certificates.k8s.io", "v1", "certificatesigningrequests", "approval", "get,patch,update"),
+];

@@ -5,7 +5,7 @@
 use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
 
-use super::resources_table::RESOURCES;
+use super::resources_table::{OTHER_SUBRESOURCES, RESOURCES};
 
 /// One resource the server serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +50,26 @@ impl Resource {
         types.push(super::http::APPLY_PATCH);
         types
     }
+}
+
+/// The verbs of a subresource the real server has but smd does not serve (`serviceaccounts`
+/// `token`, `pods` `log`, ...: neither status nor scale), as its discovery lists them.
+pub(super) fn other_subresource_verbs(
+    resource: &Resource,
+    subresource: &str,
+) -> Option<Vec<&'static str>> {
+    if resource.custom {
+        return None;
+    }
+    OTHER_SUBRESOURCES
+        .iter()
+        .find(|(g, v, p, s, _)| {
+            *g == resource.group
+                && *v == resource.version
+                && *p == resource.plural
+                && *s == subresource
+        })
+        .map(|(.., verbs)| verbs.split(',').collect())
 }
 
 /// The built-in resources of Kubernetes 1.37.

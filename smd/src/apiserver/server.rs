@@ -336,7 +336,7 @@ impl ApiServer {
             _ => false,
         };
         if !served {
-            return status::no_route();
+            return self.other_subresource(request, &resource, &target);
         }
         let verb = match (request.method.as_str(), target.name.is_empty()) {
             ("GET", false) => "get",
@@ -382,6 +382,43 @@ impl ApiServer {
             "patch" => self.patch(call),
             _ => self.delete(&call),
         }
+    }
+
+    /// A request to a subresource the real server has and smd does not serve (a
+    /// ServiceAccount's `token`, a Pod's `log`): a verb it does not take is refused (405); of
+    /// an object that does not exist, the server's handler answers 404 naming the object,
+    /// which smd can answer too. Of an existing object smd has no answer, and says that it
+    /// finds no such resource.
+    fn other_subresource(
+        &self,
+        request: &Request,
+        resource: &Resource,
+        target: &Target,
+    ) -> Response {
+        let Some(verbs) = routes::other_subresource_verbs(resource, &target.subresource) else {
+            return status::no_route();
+        };
+        let verb = match request.method.as_str() {
+            "GET" => "get",
+            "POST" => "create",
+            "PUT" => "update",
+            "PATCH" => "patch",
+            "DELETE" => "delete",
+            _ => return status::method_not_allowed(),
+        };
+        if target.name.is_empty() || !verbs.contains(&verb) {
+            return status::method_not_allowed();
+        }
+        let key = ObjectKey::new(
+            &target.group,
+            &target.plural,
+            &target.namespace,
+            &target.name,
+        );
+        if self.store.contains(&key) {
+            return status::no_route();
+        }
+        status::not_found(&resource.group, &resource.plural, &target.name)
     }
 
     fn get(&mut self, call: &Call<'_>) -> Response {
@@ -442,7 +479,7 @@ impl ApiServer {
         if self.store.contains(&key) {
             return status::already_exists(&call.resource.group, &call.resource.plural, &name);
         }
-        let (mut body, warnings) = match self.decode_builtin(&call, body) {
+        let (mut body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -492,7 +529,7 @@ impl ApiServer {
         if let Some(refusal) = preconditions(&call, &body, &stored) {
             return refusal;
         }
-        let (body, warnings) = match self.decode_builtin(&call, body) {
+        let (body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -642,7 +679,24 @@ impl ApiServer {
             Ok(o) => o,
             Err(e) => return self.refuse(e),
         };
-        match &stored {
+        // The server reads the patch again strictly only once the field manager has applied
+        // it: a key set twice is then refused (Strict) or named in warnings (Warn, the default).
+        let mut warnings = Vec::new();
+        let validation = call.request.query_value("fieldValidation");
+        if call.parsed.is_none() && validation != "Ignore" {
+            let lines = repeated_yaml_keys(&call.request.body);
+            if !lines.is_empty() {
+                if validation == "Strict" {
+                    return status::bad_request(&format!(
+                        "error strict decoding patch: error converting YAML to JSON: yaml: \
+                         unmarshal errors:\n  {}",
+                        lines.join("\n  ")
+                    ));
+                }
+                warnings = lines;
+            }
+        }
+        let mut response = match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
             None => {
                 set(
@@ -661,7 +715,9 @@ impl ApiServer {
                 let key = call.key.clone();
                 self.store_answer(&call, key, object, 201)
             }
-        }
+        };
+        response.warnings = warnings;
+        response
     }
 
     fn patch(&mut self, call: Call<'_>) -> Response {
@@ -724,7 +780,7 @@ impl ApiServer {
                 MODIFIED,
             );
         }
-        let (body, warnings) = match self.decode_builtin(&call, patched) {
+        let (body, warnings) = match self.decode_builtin(&call, patched, false) {
             Ok(d) => d,
             Err(r) => return r,
         };
@@ -881,11 +937,13 @@ impl ApiServer {
     }
 
     /// A built-in body as the server decodes it (custom resources are kept as sent), with the
-    /// `fieldValidation` warnings or refusal of the fields its Go type lacks.
+    /// `fieldValidation` warnings or refusal of the fields its Go type lacks and, when `sent`
+    /// (the body is the request's, not a patch's result), of the keys its JSON text repeats.
     fn decode_builtin(
         &self,
         call: &Call<'_>,
         body: Value,
+        sent: bool,
     ) -> Result<(Value, Vec<String>), Response> {
         if call.resource.custom {
             return Ok((body, Vec::new()));
@@ -898,28 +956,42 @@ impl ApiServer {
                 v = gvk.version
             ))
         })?;
-        let unknown = decoded.unknown_fields;
+        let mut problems: Vec<String> = decoded
+            .unknown_fields
+            .iter()
+            .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
+            .collect();
+        if sent && call.parsed.is_none() && content_type(call.request) == "application/json" {
+            let text = String::from_utf8_lossy(&call.request.body);
+            problems.extend(
+                super::duplicates::duplicate_fields(&text)
+                    .iter()
+                    .map(|f| format!("duplicate field {}", status::quote(f))),
+            );
+        }
+        let mut decoded_object = decoded.object;
+        // `managedFields: []` decodes to an empty but non-nil slice, which the field manager
+        // reads as "reset every entry"; the encoding smd's decoded object stands for drops it
+        // (omitempty), so the list is put back for the field manager to see.
+        if get(&body, &["metadata", "managedFields"])
+            .and_then(Value::as_list)
+            .is_some_and(<[Value]>::is_empty)
+        {
+            set(
+                &mut decoded_object,
+                &["metadata", "managedFields"],
+                Value::List(Vec::new()),
+            );
+        }
         match call.request.query_value("fieldValidation") {
-            "Ignore" => Ok((decoded.object, Vec::new())),
-            "Strict" if !unknown.is_empty() => {
-                let fields: Vec<String> = unknown
-                    .iter()
-                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-                    .collect();
-                Err(status::bad_request(&format!(
-                    "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
-                    fields.join(", "),
-                    kind = gvk.kind,
-                    v = gvk.version
-                )))
-            }
-            _ => Ok((
-                decoded.object,
-                unknown
-                    .iter()
-                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-                    .collect(),
-            )),
+            "Ignore" => Ok((decoded_object, Vec::new())),
+            "Strict" if !problems.is_empty() => Err(status::bad_request(&format!(
+                "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
+                problems.join(", "),
+                kind = gvk.kind,
+                v = gvk.version
+            ))),
+            _ => Ok((decoded_object, problems)),
         }
     }
 
@@ -945,6 +1017,9 @@ impl ApiServer {
         mut object: Value,
         code: u16,
     ) -> Response {
+        if call.resource.custom {
+            sort_entry_fields(&mut object);
+        }
         if !call.dry_run {
             let rv = self.store.next_revision();
             set(
@@ -960,6 +1035,9 @@ impl ApiServer {
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
     /// revision, the generation counted up when more than metadata and status changed.
     fn finish_update(&mut self, call: &Call<'_>, stored: &Value, mut object: Value) -> Response {
+        if call.resource.custom {
+            sort_entry_fields(&mut object);
+        }
         match get(stored, &["metadata", "resourceVersion"]) {
             Some(rv) => set(&mut object, &["metadata", "resourceVersion"], rv.clone()),
             None => remove(&mut object, &["metadata", "resourceVersion"]),
@@ -981,6 +1059,7 @@ impl ApiServer {
                 ok(200, object)
             }
         };
+        keep_entry_times_of_a_no_op(stored, &mut object);
         if &object == stored {
             return answer(self, object);
         }
@@ -1027,6 +1106,90 @@ const MODIFIED: &str =
     "the object has been modified; please apply your changes to the latest version and try again";
 const NAMESPACE_MISMATCH: &str =
     "the namespace of the provided object does not match the namespace sent on the request";
+
+/// yaml.v2's strict words for the keys an apply patch's first document sets twice
+/// (`line 7: key "a" already set in map`), none for a text it cannot read.
+fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Vec::new();
+    };
+    match smd_fieldpath::yaml::Documents::new(text).next() {
+        Some(Ok(document)) => document
+            .duplicates
+            .iter()
+            .map(|d| format!("line {}: key {} already set in map", d.line, d.key))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A custom resource is stored as unstructured JSON, whose maps Go writes with sorted keys:
+/// each entry's `fieldsV1` comes back sorted (`k:{"port":443,...}` before `k:{"port":80,...}`),
+/// where a built-in object's keeps SMD's order (its `FieldsV1` is raw bytes).
+fn sort_entry_fields(object: &mut Value) {
+    fn sort_deep(value: &mut Value) {
+        if let Some(map) = value.as_map_mut() {
+            map.sort_keys();
+            for (_, child) in map.iter_mut() {
+                sort_deep(child);
+            }
+        }
+    }
+    let entries = object
+        .as_map_mut()
+        .and_then(|m| m.get_mut("metadata"))
+        .and_then(Value::as_map_mut)
+        .and_then(|m| m.get_mut("managedFields"))
+        .and_then(Value::as_list_mut);
+    for entry in entries.into_iter().flatten() {
+        if let Some(fields) = entry.as_map_mut().and_then(|e| e.get_mut("fieldsV1")) {
+            sort_deep(fields);
+        }
+    }
+}
+
+/// The registry's guard against writes that only move managedFields times
+/// (`IgnoreManagedFieldsTimestampsTransformer`, apiserver's handlers/fieldmanager): when the
+/// entries are the stored ones pairwise but for some times, and the rest of the object is the
+/// stored one, the stored times come back, so that nothing is written (an apply whose merged
+/// object only differed until decoding and defaulting made it the stored one again).
+fn keep_entry_times_of_a_no_op(stored: &Value, object: &mut Value) {
+    let entries = |v: &Value| {
+        get(v, &["metadata", "managedFields"])
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default()
+    };
+    let (old, new) = (entries(stored), entries(object));
+    if old.len() != new.len() || new.is_empty() {
+        return;
+    }
+    let time = |e: &Value| get(e, &["time"]).cloned();
+    if old.iter().zip(&new).all(|(a, b)| time(a) == time(b)) {
+        return;
+    }
+    let without_time = |e: &Value| {
+        let mut e = e.clone();
+        remove(&mut e, &["time"]);
+        e
+    };
+    if !old
+        .iter()
+        .zip(&new)
+        .all(|(a, b)| without_time(a) == without_time(b))
+    {
+        return;
+    }
+    let mut candidate = object.clone();
+    set(
+        &mut candidate,
+        &["metadata", "managedFields"],
+        Value::List(old),
+    );
+    if &candidate == stored {
+        *object = candidate;
+    }
+}
 
 fn ok(code: u16, body: Value) -> Response {
     Response {

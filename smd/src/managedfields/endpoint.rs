@@ -607,7 +607,10 @@ impl Endpoint {
 
     /// What the registry does with the field manager's output before storing it: values under
     /// the reset paths come from the stored object (or go, on a create); `uid` and
-    /// `creationTimestamp` are the stored object's, or set on a create.
+    /// `creationTimestamp` are the stored object's, or set on a create. With built-in decoding
+    /// the result is then what the server stores: its Go object encoded, so a reset status is
+    /// `status: {}` (with the fields its struct always writes) where smd would drop it, and
+    /// the next request's live object has the maps and zeros the server's has.
     fn finish(
         &self,
         stored: Option<&Value>,
@@ -666,7 +669,26 @@ impl Endpoint {
                 }
             }
         }
+        if self.decodes_builtin()
+            && let Ok(stored_form) = crate::builtin::round_trip(&self.kind, &out)
+        {
+            // The entries are the field manager's own encoding (a `fieldsV1` is raw bytes in
+            // the Go object, written back as they are), which the round trip would re-sort.
+            let mut stored_form = stored_form.object;
+            match get_path(&out, &["metadata", "managedFields"]) {
+                Some(m) => set_path(&mut stored_form, &["metadata", "managedFields"], m.clone()),
+                None => remove_path(&mut stored_form, &["metadata", "managedFields"]),
+            }
+            return stored_form;
+        }
         out
+    }
+
+    /// Whether the main resource's manager decodes as the server does (a built-in kind served
+    /// by [`Endpoint::with_builtin_decoding`]).
+    fn decodes_builtin(&self) -> bool {
+        crate::builtin::is_builtin(&self.kind)
+            && self.managers.get("").is_some_and(|m| m.builtin_decoding)
     }
 }
 
