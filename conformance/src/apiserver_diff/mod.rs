@@ -268,6 +268,8 @@ pub struct Report {
     pub steps: u64,
     /// Steps where smd agrees.
     pub agree: u64,
+    /// Every finding, as (sequence index, finding), in the order found.
+    pub findings: Vec<(u64, Finding)>,
 }
 
 /// Runs `count` sequences of `seed` against the server, `batch` at a time, printing progress.
@@ -293,6 +295,7 @@ pub fn run(server: &mut Server, seed: u64, count: u64, batch: u64) -> Result<Rep
                 found.iter().map(|f| f.step).collect();
             report.agree += steps.saturating_sub(differing.len() as u64);
             for f in found {
+                report.findings.push((i, f.clone()));
                 *report.counts.entry(f.category.clone()).or_default() += 1;
                 report
                     .examples

@@ -15,6 +15,7 @@ use smd_conformance::apiserver_diff::{Baseline, Server, Shrunk, run, scenario_te
 const USAGE: &str =
     "usage: apiserver-differential --gogen PATH --baseline FILE [--count N] [--seed S]
                               [--parallel P] [--batch B] [--no-shrink] [--shrink-all] [--write-baseline]
+                              [--findings FILE]
 
   --gogen PATH       the gogen binary; SMD_APISERVER_URL, _TOKEN and _CA name the server
   --baseline FILE    the ratchet's counts per category (conformance/apiserver/differential-baseline)
@@ -26,6 +27,8 @@ const USAGE: &str =
   --shrink-all       shrink and print the first sequence of every category (by default only
                      of the first 5 categories the ratchet refuses; all 133 take about 10 min)
   --write-baseline   write this run's counts to FILE (then commit it)
+  --findings FILE    write every differing step to FILE, one per line: sequence, step,
+                     category and what differs (tab-separated), to read a category whole
 
 Exit status: 0 when the ratchet holds, 1 when a count rose or a category is new, 2 on a usage
 or harness error.";
@@ -43,6 +46,7 @@ struct Args {
     shrink: bool,
     shrink_all: bool,
     write: bool,
+    findings: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -56,6 +60,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         shrink: true,
         shrink_all: false,
         write: false,
+        findings: None,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -74,6 +79,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--no-shrink" => a.shrink = false,
             "--shrink-all" => a.shrink_all = true,
             "--write-baseline" => a.write = true,
+            "--findings" => a.findings = Some(PathBuf::from(value()?)),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -123,6 +129,15 @@ fn main_with(a: &Args) -> Result<bool, String> {
         report.agree,
         report.steps - report.agree,
     );
+    if let Some(path) = &a.findings {
+        let mut text = String::new();
+        for (i, f) in &report.findings {
+            let detail = f.detail.replace(['\n', '\t'], " ");
+            text.push_str(&format!("{i}\t{}\t{}\t{detail}\n", f.step, f.category));
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote every finding to {}", path.display());
+    }
     println!("steps per category (first sequence showing it):");
     for (category, n) in &report.counts {
         let first = report.examples.get(category).map_or(0, |(i, _)| *i);
