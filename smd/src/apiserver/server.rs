@@ -477,6 +477,16 @@ impl ApiServer {
             &call.key.namespace,
             &name,
         );
+        // The storage refuses a revision it is asked to keep (a dry run does not ask it).
+        let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
+        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
+            return status::failure(
+                500,
+                "",
+                "resourceVersion should not be set on objects to be created",
+                None,
+            );
+        }
         if self.store.contains(&key) {
             return status::already_exists(&call.resource.group, &call.resource.plural, &name);
         }
@@ -493,6 +503,7 @@ impl ApiServer {
         let mut response = self.create_object(&call, key, body, &manager, "");
         if response.code < 300 {
             response.warnings = warnings;
+            dry_run_keeps_version(&call, &mut response, &sent_version);
         }
         response
     }
@@ -552,12 +563,14 @@ impl ApiServer {
             if let Some(refusal) = uid_precondition(&call, &body, "") {
                 return refusal;
             }
+            let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
             remove(&mut body, &["metadata", "resourceVersion"]);
             let key = call.key.clone();
             let subresource = call.target.subresource.clone();
             let mut response = self.create_object(&call, key, body, &manager, &subresource);
             if response.code < 300 {
                 response.warnings = warnings;
+                dry_run_keeps_version(&call, &mut response, &sent_version);
             }
             return response;
         };
@@ -811,7 +824,10 @@ impl ApiServer {
                 remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
                 let object = self.finish_create(&call, object);
                 let key = call.key.clone();
-                self.store_answer(&call, key, object, 201)
+                let mut response = self.store_answer(&call, key, object, 201);
+                let sent_version = nested_str(&patch, &["metadata", "resourceVersion"]);
+                dry_run_keeps_version(&call, &mut response, sent_version);
+                response
             }
         };
         response.warnings = warnings;
@@ -1356,6 +1372,18 @@ fn read_and_decode(
     decode::check_kind(call.request, call.parsed, &body, target)?;
     set_kind(&mut body, &target.gvk);
     decode::decode_builtin(call.request, call.parsed, target, body, true)
+}
+
+/// A dry run of a write that creates answers the object as the storage's dry run leaves it:
+/// no revision given, the `resourceVersion` the request sent (none if it sent none).
+fn dry_run_keeps_version(call: &Call<'_>, response: &mut Response, sent: &str) {
+    if call.dry_run && !sent.is_empty() {
+        set(
+            &mut response.body,
+            &["metadata", "resourceVersion"],
+            Value::from(sent),
+        );
+    }
 }
 
 /// The registries whose update creates the object it does not find (their strategy's
