@@ -84,12 +84,18 @@ pub(super) fn content_type(request: &Request) -> &str {
     }
 }
 
-/// The decoder's summary of a body it cannot read: its first 30 bytes (`<empty>` for none).
+/// The handler's summary of a body it cannot read (`summarizeData`): its first 30 bytes, as
+/// text when it opens with `{`, else in hex (`<empty>` for none).
 fn summary(body: &[u8]) -> String {
-    match body.get(..30) {
-        _ if body.is_empty() => "<empty>".to_owned(),
-        Some(head) if body.len() > 30 => format!("{} ...", String::from_utf8_lossy(head)),
-        _ => String::from_utf8_lossy(body).into_owned(),
+    let head = body.get(..30).unwrap_or(body);
+    let more = if body.len() > 30 { " ..." } else { "" };
+    match body.first() {
+        None => "<empty>".to_owned(),
+        Some(b'{') => format!("{}{more}", String::from_utf8_lossy(head)),
+        Some(_) => {
+            let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{hex}{more}")
+        }
     }
 }
 
@@ -137,36 +143,47 @@ pub(super) fn read_body(
     }
     let body = &request.body;
     let kind = &target.gvk.kind;
+    let json_error = |why: &str| {
+        unrecognized(
+            kind,
+            &format!("couldn't get version/kind; json parse error: {why}"),
+            body,
+        )
+    };
     let parsed = match ct {
+        // YAML is converted to JSON first; its reader's errors come alone.
         "application/yaml" => match smd_fieldpath::yaml::documents_from_slice(body) {
-            Ok(docs) => Ok(docs.into_iter().next().unwrap_or(Value::Null)),
-            Err(e) => Err(e.to_string()),
+            Ok(docs) => docs.into_iter().next().unwrap_or(Value::Null),
+            Err(e) => {
+                return Err(unrecognized(
+                    kind,
+                    &super::yamlerror::go_yaml_error(body, &e),
+                    body,
+                ));
+            }
         },
         _ => {
+            if let Some(e) = super::gojson::syntax_error(body) {
+                return Err(json_error(&e));
+            }
             let text = String::from_utf8_lossy(body);
             match Value::from_json(&text) {
-                Ok(v) => Ok(v),
+                Ok(v) => v,
                 Err(e) => {
-                    let eof = serde_json::from_str::<serde_json::Value>(&text)
-                        .err()
-                        .is_some_and(|e| e.is_eof());
-                    if eof {
-                        return Err(unrecognized(
-                            kind,
-                            "couldn't get version/kind; json parse error: unexpected end of JSON input",
-                            body,
-                        ));
-                    }
-                    Err(e.to_string())
+                    let own = GroupVersionKind::new(&target.gvk.group, &target.gvk.version, kind);
+                    return Err(cannot_handle(&own, kind, &e.to_string()));
                 }
             }
         }
     };
-    let own = GroupVersionKind::new(&target.gvk.group, &target.gvk.version, kind);
     match parsed {
-        Ok(v) if v.as_map().is_some() => Ok(v),
-        Ok(_) => Err(cannot_handle(&own, kind, "the body is not an object")),
-        Err(e) => Err(cannot_handle(&own, kind, &e)),
+        // `null` reads as an object with nothing set.
+        Value::Null => Ok(Value::Map(Map::new())),
+        v if v.as_map().is_some() => Ok(v),
+        other => Err(json_error(&format!(
+            "json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+            json_type(&other)
+        ))),
     }
 }
 

@@ -41,6 +41,7 @@
 
 mod decode;
 mod duplicates;
+mod gojson;
 mod http;
 mod patch;
 mod resources_table;
