@@ -402,34 +402,69 @@ pub(super) fn check_kind(
     } else {
         found.clone()
     };
-    let strict = request.query_value("fieldValidation") == "Strict";
-    match crate::builtin::round_trip(&decode_as, body) {
-        Err(e) => return Err(cannot_handle(&found, &want.kind, &e.message)),
-        Ok(decoded) => {
-            let source = internal_type(&found.group, &found.kind);
-            let internal = internal_type(&want.group, &want.kind);
-            if UNVERSIONED.contains(&found.kind.as_str()) || source != internal {
-                return Err(cannot_handle(
-                    &found,
-                    &want.kind,
-                    &format!("converting ({go_type}) to ({internal}): unknown conversion"),
-                ));
-            }
-            if strict && !decoded.unknown_fields.is_empty() {
-                let problems: Vec<String> = decoded
-                    .unknown_fields
-                    .iter()
-                    .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-                    .collect();
-                return Err(cannot_handle(
-                    &found,
-                    &want.kind,
-                    &format!("strict decoding error: {}", problems.join(", ")),
-                ));
-            }
-        }
+    let validation = request.query_value("fieldValidation");
+    let decoded = crate::builtin::round_trip(&decode_as, body)
+        .map_err(|e| cannot_handle(&found, &want.kind, &e.message))?;
+    let source = internal_type(&found.group, &found.kind);
+    let internal = internal_type(&want.group, &want.kind);
+    if UNVERSIONED.contains(&found.kind.as_str()) || source != internal {
+        // The conversion's error replaces the decoder's strict one.
+        return Err(cannot_handle(
+            &found,
+            &want.kind,
+            &format!("converting ({go_type}) to ({internal}): unknown conversion"),
+        ));
     }
-    Err(mismatch(&group_version_text(&found.group, &found.version)))
+    let problems = strict_problems(request, parsed, &decoded.unknown_fields, true);
+    if validation == "Strict" && !problems.is_empty() {
+        return Err(cannot_handle(
+            &found,
+            &want.kind,
+            &format!("strict decoding error: {}", problems.join(", ")),
+        ));
+    }
+    let mut refusal = mismatch(&group_version_text(&found.group, &found.version));
+    // Warned of before the version is refused; the warnings go out with the refusal.
+    if validation != "Ignore" {
+        refusal.warnings = problems;
+    }
+    Err(refusal)
+}
+
+/// What strict decoding finds in a body: the fields its Go type lacks, then (when `sent`: the
+/// body is the request's JSON) the keys its text sets twice.
+fn strict_problems(
+    request: &Request,
+    parsed: Option<&Value>,
+    unknown_fields: &[String],
+    sent: bool,
+) -> Vec<String> {
+    let unknown = unknown_fields.iter().map(|f| f.trim_start_matches('.'));
+    if !(sent && parsed.is_none() && content_type(request) == "application/json") {
+        return unknown
+            .map(|f| format!("unknown field {}", status::quote(f)))
+            .collect();
+    }
+    // The decoder meets both kinds as it reads the text: each is placed where its key is
+    // (an unknown field's first occurrence, a repeated key's second).
+    let text = String::from_utf8_lossy(&request.body);
+    let at = |path: &str, nth: usize| {
+        let key = path.rsplit('.').next().unwrap_or(path);
+        let key = key.split('[').next().unwrap_or(key);
+        text.match_indices(&format!("\"{key}\""))
+            .nth(nth)
+            .map_or(usize::MAX, |(i, _)| i)
+    };
+    let mut found: Vec<(usize, String)> = unknown
+        .map(|f| (at(f, 0), format!("unknown field {}", status::quote(f))))
+        .collect();
+    found.extend(
+        super::duplicates::duplicate_fields(&text)
+            .iter()
+            .map(|f| (at(f, 1), format!("duplicate field {}", status::quote(f)))),
+    );
+    found.sort_by_key(|(i, _)| *i);
+    found.into_iter().map(|(_, p)| p).collect()
 }
 
 /// A custom resource's registry validation of the kind (`kind: Invalid value: "Gadget": must
@@ -480,19 +515,7 @@ pub(super) fn decode_builtin(
     let gvk = &target.gvk;
     let decoded = crate::builtin::decode(gvk, &body)
         .map_err(|e| cannot_handle(gvk, &gvk.kind, &e.message))?;
-    let mut problems: Vec<String> = decoded
-        .unknown_fields
-        .iter()
-        .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-        .collect();
-    if sent && parsed.is_none() && content_type(request) == "application/json" {
-        let text = String::from_utf8_lossy(&request.body);
-        problems.extend(
-            super::duplicates::duplicate_fields(&text)
-                .iter()
-                .map(|f| format!("duplicate field {}", status::quote(f))),
-        );
-    }
+    let problems = strict_problems(request, parsed, &decoded.unknown_fields, sent);
     let mut decoded_object = decoded.object;
     // `managedFields: []` decodes to an empty but non-nil slice, which the field manager
     // reads as "reset every entry"; the encoding smd's decoded object stands for drops it

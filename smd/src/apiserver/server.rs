@@ -443,10 +443,25 @@ impl ApiServer {
             return self.refuse(e);
         }
         let target = decode_target(&call.resource);
-        let (mut body, warnings) = match read_and_decode(&call, &target) {
+        let (body, warnings) = match read_and_decode(&call, &target) {
             Ok(d) => d,
             Err(r) => return r,
         };
+        // The decoder's warnings go out with whatever the request is answered.
+        with_warnings(
+            warnings,
+            self.create_decoded(&call, &target, body, &manager),
+        )
+    }
+
+    /// A create once its body is decoded: the namespace, the name, the storage.
+    fn create_decoded(
+        &mut self,
+        call: &Call<'_>,
+        target: &DecodeTarget,
+        mut body: Value,
+        manager: &str,
+    ) -> Response {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
@@ -468,7 +483,7 @@ impl ApiServer {
             name = format!("{prefix}{}", self.store.next_name_suffix());
             set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
         }
-        if let Some(refusal) = decode::custom_kind_invalid(&body, &target, &name) {
+        if let Some(refusal) = decode::custom_kind_invalid(&body, target, &name) {
             return refusal;
         }
         let key = ObjectKey::new(
@@ -500,10 +515,9 @@ impl ApiServer {
         ] {
             remove(&mut body, &["metadata", field]);
         }
-        let mut response = self.create_object(&call, key, body, &manager, "");
+        let mut response = self.create_object(call, key, body, manager, "");
         if response.code < 300 {
-            response.warnings = warnings;
-            dry_run_keeps_version(&call, &mut response, &sent_version);
+            dry_run_keeps_version(call, &mut response, &sent_version);
         }
         response
     }
@@ -544,10 +558,25 @@ impl ApiServer {
             return self.update_scale(&call, None, &manager);
         }
         let target = decode_target(&call.resource);
-        let (mut body, warnings) = match read_and_decode(&call, &target) {
+        let (body, warnings) = match read_and_decode(&call, &target) {
             Ok(d) => d,
             Err(r) => return r,
         };
+        with_warnings(
+            warnings,
+            self.update_decoded(&call, &target, body, &manager),
+        )
+    }
+
+    /// An update once its body is decoded: the namespace and name, the stored object (or a
+    /// create where the registry allows it), the preconditions, the write.
+    fn update_decoded(
+        &mut self,
+        call: &Call<'_>,
+        target: &DecodeTarget,
+        mut body: Value,
+        manager: &str,
+    ) -> Response {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
@@ -556,28 +585,27 @@ impl ApiServer {
         }
         let Some(stored) = self.store.get(&call.key).cloned() else {
             if !creates_on_update(&call.resource) {
-                return not_found(&call);
+                return not_found(call);
             }
             // The registry creates what an update does not find; the storage's uid
             // precondition meets an object with none.
-            if let Some(refusal) = uid_precondition(&call, &body, "") {
+            if let Some(refusal) = uid_precondition(call, &body, "") {
                 return refusal;
             }
             let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
             remove(&mut body, &["metadata", "resourceVersion"]);
             let key = call.key.clone();
             let subresource = call.target.subresource.clone();
-            let mut response = self.create_object(&call, key, body, &manager, &subresource);
+            let mut response = self.create_object(call, key, body, manager, &subresource);
             if response.code < 300 {
-                response.warnings = warnings;
-                dry_run_keeps_version(&call, &mut response, &sent_version);
+                dry_run_keeps_version(call, &mut response, &sent_version);
             }
             return response;
         };
-        if let Some(refusal) = preconditions(&call, &body, &stored) {
+        if let Some(refusal) = preconditions(call, &body, &stored) {
             return refusal;
         }
-        if let Some(refusal) = decode::custom_kind_invalid(&body, &target, &call.target.name) {
+        if let Some(refusal) = decode::custom_kind_invalid(&body, target, &call.target.name) {
             return refusal;
         }
         let resource = call.resource.clone();
@@ -585,13 +613,11 @@ impl ApiServer {
             return status::no_route();
         };
         let written =
-            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
+            match endpoint.update(&stored, body, manager, &call.target.subresource, call.now) {
                 Ok(w) => w,
                 Err(e) => return self.refuse(e),
             };
-        let mut response = self.finish_update(&call, &stored, written.object);
-        response.warnings = warnings;
-        response
+        self.finish_update(call, &stored, written.object)
     }
 
     /// An update of the scale subresource: the body (the request's, or a patch's result in
@@ -603,18 +629,18 @@ impl ApiServer {
         patched: Option<&Value>,
         manager: &str,
     ) -> Response {
-        let mut warnings = Vec::new();
-        let body = match patched {
-            Some(p) => p.clone(),
+        let (body, warnings) = match patched {
+            Some(p) => (p.clone(), Vec::new()),
             None => match self.read_scale(call) {
-                Ok((b, w)) => {
-                    warnings = w;
-                    b
-                }
+                Ok(decoded) => decoded,
                 Err(r) => return r,
             },
         };
-        let mut body = body;
+        with_warnings(warnings, self.scale_decoded(call, body, manager))
+    }
+
+    /// An update of the scale subresource once its Scale is decoded.
+    fn scale_decoded(&mut self, call: &Call<'_>, mut body: Value, manager: &str) -> Response {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
@@ -651,11 +677,7 @@ impl ApiServer {
             Ok(w) => w,
             Err(e) => return self.refuse(e),
         };
-        let mut response = self.finish_update(call, &stored, written.object);
-        if response.code < 300 {
-            response.warnings = warnings;
-        }
-        response
+        self.finish_update(call, &stored, written.object)
     }
 
     /// A PUT's Scale body as the scale endpoint decodes it: an `autoscaling/v1` Scale of
@@ -1372,6 +1394,13 @@ fn read_and_decode(
     decode::check_kind(call.request, call.parsed, &body, target)?;
     set_kind(&mut body, &target.gvk);
     decode::decode_builtin(call.request, call.parsed, target, body, true)
+}
+
+/// `response` with the decoder's `warnings` before its own.
+fn with_warnings(mut warnings: Vec<String>, mut response: Response) -> Response {
+    warnings.append(&mut response.warnings);
+    response.warnings = warnings;
+    response
 }
 
 /// A dry run of a write that creates answers the object as the storage's dry run leaves it:
