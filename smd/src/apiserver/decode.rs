@@ -67,6 +67,9 @@ pub(super) struct Target {
     pub custom: bool,
     /// The group of the scheme the endpoint decodes with (a Scale's is its parent's).
     pub scheme_group: String,
+    /// A custom resource's versions that have a schema (its CRD's); a body of another
+    /// version of its kind has none, and every field but the type and metadata is unknown.
+    pub custom_versions: Vec<String>,
 }
 
 /// The content type of a create or update body, as the server negotiates it.
@@ -361,7 +364,41 @@ pub(super) fn check_kind(
             ));
         }
         if group != want.group || version != want.version {
-            return Err(mismatch(&group_version_text(&group, &version)));
+            let mut refusal = mismatch(&group_version_text(&group, &version));
+            // The schema coercer prunes a body of the resource's kind with its version's
+            // schema: a version without one leaves no field but the type and metadata.
+            let schemaless = group == want.group
+                && kind == want.kind
+                && !target.custom_versions.contains(&version);
+            let validation = request.query_value("fieldValidation");
+            if schemaless && validation != "Ignore" {
+                let mut unknown: Vec<String> = body
+                    .as_map()
+                    .map(|m| {
+                        m.iter()
+                            .map(|(k, _)| k.to_string())
+                            .filter(|k| !matches!(k.as_str(), "apiVersion" | "kind" | "metadata"))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                unknown.sort();
+                let problems: Vec<String> = unknown
+                    .iter()
+                    .map(|f| format!("unknown field {}", status::quote(f)))
+                    .collect();
+                if !problems.is_empty() {
+                    if validation == "Strict" {
+                        let found = GroupVersionKind::new(&group, &version, &kind);
+                        return Err(cannot_handle(
+                            &found,
+                            &want.kind,
+                            &format!("strict decoding error: {}", problems.join(", ")),
+                        ));
+                    }
+                    refusal.warnings = problems;
+                }
+            }
+            return Err(refusal);
         }
         return Ok(());
     }

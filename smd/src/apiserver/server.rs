@@ -437,12 +437,41 @@ impl ApiServer {
         ok(200, stored)
     }
 
+    /// What a resource's create and update bodies are decoded into; a custom resource's
+    /// with the versions its CRD has schemas for.
+    fn decode_target(&self, resource: &Resource) -> DecodeTarget {
+        let custom_versions = self
+            .crds
+            .iter()
+            .rev()
+            .find(|crd| {
+                resource.custom
+                    && nested_str(crd, &["spec", "group"]) == resource.group
+                    && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
+            })
+            .and_then(|crd| get(crd, &["spec", "versions"]))
+            .and_then(Value::as_list)
+            .map(|versions| {
+                versions
+                    .iter()
+                    .map(|v| nested_str(v, &["name"]).to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        DecodeTarget {
+            gvk: resource.gvk(),
+            custom: resource.custom,
+            scheme_group: resource.group.clone(),
+            custom_versions,
+        }
+    }
+
     fn create(&mut self, call: Call<'_>) -> Response {
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Create) {
             return self.refuse(e);
         }
-        let target = decode_target(&call.resource);
+        let target = self.decode_target(&call.resource);
         let (body, warnings) = match read_and_decode(&call, &target) {
             Ok(d) => d,
             Err(r) => return r,
@@ -557,7 +586,7 @@ impl ApiServer {
         if call.target.subresource == "scale" {
             return self.update_scale(&call, None, &manager);
         }
-        let target = decode_target(&call.resource);
+        let target = self.decode_target(&call.resource);
         let (body, warnings) = match read_and_decode(&call, &target) {
             Ok(d) => d,
             Err(r) => return r,
@@ -688,6 +717,7 @@ impl ApiServer {
             gvk: GroupVersionKind::new("autoscaling", "v1", "Scale"),
             custom: false,
             scheme_group: call.resource.group.clone(),
+            custom_versions: Vec::new(),
         };
         let decoded = read_and_decode(call, &target);
         if call.resource.custom {
@@ -925,7 +955,7 @@ impl ApiServer {
                 MODIFIED,
             );
         }
-        let target = decode_target(&call.resource);
+        let target = self.decode_target(&call.resource);
         let (body, warnings) =
             match decode::decode_builtin(call.request, call.parsed, &target, patched, false) {
                 Ok(d) => d,
@@ -1376,13 +1406,6 @@ fn set_kind(body: &mut Value, gvk: &GroupVersionKind) {
 }
 
 /// What a resource's create and update bodies are decoded into.
-fn decode_target(resource: &Resource) -> DecodeTarget {
-    DecodeTarget {
-        gvk: resource.gvk(),
-        custom: resource.custom,
-        scheme_group: resource.group.clone(),
-    }
-}
 
 /// A create or update body read, its kind checked and decoded as the codec does it (with
 /// the `fieldValidation` warnings), before anything looks at the store.
