@@ -1405,8 +1405,6 @@ fn set_kind(body: &mut Value, gvk: &GroupVersionKind) {
     }
 }
 
-/// What a resource's create and update bodies are decoded into.
-
 /// A create or update body read, its kind checked and decoded as the codec does it (with
 /// the `fieldValidation` warnings), before anything looks at the store.
 fn read_and_decode(
