@@ -654,7 +654,9 @@ fn corrupt_managed_fields_get_the_servers_behaviour_and_a_warning() {
 
 #[test]
 fn a_stale_resource_version_is_refused_as_the_server_refuses_it() {
-    let live = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n  resourceVersion: \"7\"\ndata:\n  LOG_LEVEL: info\n";
+    // The live value is the manifest's: the server checks the version after applying, so a
+    // field conflict would be answered first.
+    let live = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n  resourceVersion: \"7\"\ndata:\n  LOG_LEVEL: debug\n";
     let (code, out, err) = smd_with(
         &[
             "diff",

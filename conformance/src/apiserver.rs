@@ -80,7 +80,7 @@ impl Category {
     }
 }
 
-use Category::{Admission, Conversion, CrdDefaulting, ReaderWords, Strategy, Validation};
+use Category::{Admission, Conversion, CrdDefaulting, Strategy, Validation};
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
 /// counted from 1, category). The test checks that each still differs.
@@ -161,7 +161,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("namespace-sa-pvc.yaml", "pvc-resize-unbound", 2, Validation),
     ("networking.yaml", "ing-missing-path-type", 1, Validation),
     ("networking.yaml", "netpol-bad-cidr", 1, Validation),
-    ("patch.yaml", "patch-apply-invalid-yaml", 1, ReaderWords),
     ("patch.yaml", "patch-merge-change-kind", 2, Validation),
     ("patch.yaml", "patch-merge-uid-mismatch", 2, Validation),
     ("patch.yaml", "patch-merge-wrong-type", 2, Validation),
@@ -174,7 +173,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("refusals.yaml", "refuse-apply-uid-mismatch", 2, Validation),
     ("refusals.yaml", "refuse-label-value-invalid", 1, Validation),
     ("refusals.yaml", "refuse-post-name-invalid", 1, Validation),
-    ("requests.yaml", "req-options", 5, ReaderWords),
     ("secret.yaml", "cm-binary-data", 2, Validation),
     ("secret.yaml", "cm-immutable", 2, Validation),
     ("secret.yaml", "secret-apply-bad-base64", 1, Strategy),

@@ -39,7 +39,9 @@
 //! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
 //! cluster IPs and node ports are not done.
 
+mod decode;
 mod duplicates;
+mod gojson;
 mod http;
 mod patch;
 mod resources_table;
@@ -47,6 +49,7 @@ mod routes;
 mod server;
 mod status;
 mod store;
+mod yamlerror;
 
 pub use http::{
     APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, PATCH_TYPES, Request, Response,

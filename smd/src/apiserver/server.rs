@@ -8,6 +8,7 @@ use std::sync::Arc;
 use smd_fieldpath::{Map, Value};
 use smd_schema::gvk::GroupVersionKind;
 
+use super::decode::{self, Target as DecodeTarget, content_type};
 use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
@@ -436,19 +437,60 @@ impl ApiServer {
         ok(200, stored)
     }
 
+    /// What a resource's create and update bodies are decoded into; a custom resource's
+    /// with the versions its CRD has schemas for.
+    fn decode_target(&self, resource: &Resource) -> DecodeTarget {
+        let custom_versions = self
+            .crds
+            .iter()
+            .rev()
+            .find(|crd| {
+                resource.custom
+                    && nested_str(crd, &["spec", "group"]) == resource.group
+                    && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
+            })
+            .and_then(|crd| get(crd, &["spec", "versions"]))
+            .and_then(Value::as_list)
+            .map(|versions| {
+                versions
+                    .iter()
+                    .map(|v| nested_str(v, &["name"]).to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        DecodeTarget {
+            gvk: resource.gvk(),
+            custom: resource.custom,
+            scheme_group: resource.group.clone(),
+            custom_versions,
+        }
+    }
+
     fn create(&mut self, call: Call<'_>) -> Response {
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Create) {
             return self.refuse(e);
         }
-        let mut body = match decode_body(&call) {
-            Ok(b) => b,
+        let target = self.decode_target(&call.resource);
+        let (body, warnings) = match read_and_decode(&call, &target) {
+            Ok(d) => d,
             Err(r) => return r,
         };
-        if let Some(refusal) = check_kind(&body, &call.resource) {
-            return refusal;
-        }
-        set_kind(&mut body, &call.resource);
+        // The decoder's warnings go out with whatever the request is answered.
+        with_warnings(
+            warnings,
+            self.create_decoded(&call, &target, body, &manager),
+        )
+    }
+
+    /// A create once its body is decoded: the namespace, the name, the storage.
+    fn create_decoded(
+        &mut self,
+        call: &Call<'_>,
+        target: &DecodeTarget,
+        mut body: Value,
+        manager: &str,
+    ) -> Response {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
@@ -470,35 +512,70 @@ impl ApiServer {
             name = format!("{prefix}{}", self.store.next_name_suffix());
             set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
         }
+        if let Some(refusal) = decode::custom_kind_invalid(&body, target, &name) {
+            return refusal;
+        }
         let key = ObjectKey::new(
             &call.key.group,
             &call.key.plural,
             &call.key.namespace,
             &name,
         );
+        // The storage refuses a revision it is asked to keep (a dry run does not ask it).
+        let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
+        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
+            return status::failure(
+                500,
+                "",
+                "resourceVersion should not be set on objects to be created",
+                None,
+            );
+        }
         if self.store.contains(&key) {
             return status::already_exists(&call.resource.group, &call.resource.plural, &name);
         }
-        let (mut body, warnings) = match self.decode_builtin(&call, body, true) {
-            Ok(d) => d,
-            Err(r) => return r,
-        };
-        // The storage sets these; a body's own are dropped.
-        for field in ["resourceVersion", "uid", "generation", "deletionTimestamp"] {
+        // The handler wipes these before the field manager sees the body; the storage sets
+        // the resourceVersion.
+        for field in [
+            "resourceVersion",
+            "uid",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+        ] {
             remove(&mut body, &["metadata", field]);
         }
+        let mut response = self.create_object(call, key, body, manager, "");
+        if response.code < 300 {
+            dry_run_keeps_version(call, &mut response, &sent_version);
+        }
+        response
+    }
+
+    /// A create of `body` at `key` through `subresource` (`""`, or `status` for an update
+    /// that creates): that subresource's field manager records the Update, the main
+    /// resource's strategy prepares the object, the storage gives it its uid and revision.
+    fn create_object(
+        &mut self,
+        call: &Call<'_>,
+        key: ObjectKey,
+        body: Value,
+        manager: &str,
+        subresource: &str,
+    ) -> Response {
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
             return status::no_route();
         };
-        let written = match endpoint.create(body, &manager, call.now) {
+        let written = match endpoint.create_through(body, manager, subresource, call.now) {
             Ok(w) => w,
             Err(e) => return self.refuse(e),
         };
-        let object = self.finish_create(&call, written.object);
-        let mut response = self.store_answer(&call, key, object, 201);
-        response.warnings = warnings;
-        response
+        let mut object = written.object;
+        // `BeforeCreate` clears the deletion marks after the field manager saw them.
+        remove(&mut object, &["metadata", "deletionTimestamp"]);
+        remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
+        let object = self.finish_create(call, object);
+        self.store_answer(call, key, object, 201)
     }
 
     fn update(&mut self, call: Call<'_>) -> Response {
@@ -506,55 +583,103 @@ impl ApiServer {
         if let Err(e) = validate_manager(&manager, OptionsKind::Update) {
             return self.refuse(e);
         }
-        let mut body = match decode_body(&call) {
-            Ok(b) => b,
-            Err(r) => return r,
-        };
         if call.target.subresource == "scale" {
-            return self.update_scale(&call, &body, &manager);
+            return self.update_scale(&call, None, &manager);
         }
-        if let Some(refusal) = check_kind(&body, &call.resource) {
-            return refusal;
-        }
-        set_kind(&mut body, &call.resource);
-        if let Some(refusal) = check_name(&body, &call.target) {
-            return refusal;
-        }
-        if let Some(refusal) = set_namespace(&mut body, &call.target) {
-            return refusal;
-        }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(&call);
-        };
-        if let Some(refusal) = preconditions(&call, &body, &stored) {
-            return refusal;
-        }
-        let (body, warnings) = match self.decode_builtin(&call, body, true) {
+        let target = self.decode_target(&call.resource);
+        let (body, warnings) = match read_and_decode(&call, &target) {
             Ok(d) => d,
             Err(r) => return r,
         };
+        with_warnings(
+            warnings,
+            self.update_decoded(&call, &target, body, &manager),
+        )
+    }
+
+    /// An update once its body is decoded: the namespace and name, the stored object (or a
+    /// create where the registry allows it), the preconditions, the write.
+    fn update_decoded(
+        &mut self,
+        call: &Call<'_>,
+        target: &DecodeTarget,
+        mut body: Value,
+        manager: &str,
+    ) -> Response {
+        if let Some(refusal) = set_namespace(&mut body, &call.target) {
+            return refusal;
+        }
+        if let Some(refusal) = check_name(&body, &call.target) {
+            return refusal;
+        }
+        let Some(stored) = self.store.get(&call.key).cloned() else {
+            if !creates_on_update(&call.resource) {
+                return not_found(call);
+            }
+            // The registry creates what an update does not find; the storage's uid
+            // precondition meets an object with none.
+            if let Some(refusal) = uid_precondition(call, &body, "") {
+                return refusal;
+            }
+            let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
+            remove(&mut body, &["metadata", "resourceVersion"]);
+            let key = call.key.clone();
+            let subresource = call.target.subresource.clone();
+            let mut response = self.create_object(call, key, body, manager, &subresource);
+            if response.code < 300 {
+                dry_run_keeps_version(call, &mut response, &sent_version);
+            }
+            return response;
+        };
+        if let Some(refusal) = preconditions(call, &body, &stored) {
+            return refusal;
+        }
+        if let Some(refusal) = decode::custom_kind_invalid(&body, target, &call.target.name) {
+            return refusal;
+        }
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
             return status::no_route();
         };
         let written =
-            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
+            match endpoint.update(&stored, body, manager, &call.target.subresource, call.now) {
                 Ok(w) => w,
                 Err(e) => return self.refuse(e),
             };
-        let mut response = self.finish_update(&call, &stored, written.object);
-        response.warnings = warnings;
-        response
+        self.finish_update(call, &stored, written.object)
     }
 
-    fn update_scale(&mut self, call: &Call<'_>, body: &Value, manager: &str) -> Response {
+    /// An update of the scale subresource: the body (the request's, or a patch's result in
+    /// `patched`) decoded as an `autoscaling/v1` Scale, its namespace and name checked, then
+    /// the parent found and its replicas set.
+    fn update_scale(
+        &mut self,
+        call: &Call<'_>,
+        patched: Option<&Value>,
+        manager: &str,
+    ) -> Response {
+        let (body, warnings) = match patched {
+            Some(p) => (p.clone(), Vec::new()),
+            None => match self.read_scale(call) {
+                Ok(decoded) => decoded,
+                Err(r) => return r,
+            },
+        };
+        with_warnings(warnings, self.scale_decoded(call, body, manager))
+    }
+
+    /// An update of the scale subresource once its Scale is decoded.
+    fn scale_decoded(&mut self, call: &Call<'_>, mut body: Value, manager: &str) -> Response {
+        if let Some(refusal) = set_namespace(&mut body, &call.target) {
+            return refusal;
+        }
+        if let Some(refusal) = check_name(&body, &call.target) {
+            return refusal;
+        }
         let Some(stored) = self.store.get(&call.key).cloned() else {
             return not_found(call);
         };
-        if let Some(refusal) = check_name(body, &call.target) {
-            return refusal;
-        }
-        let rv = nested_str(body, &["metadata", "resourceVersion"]);
+        let rv = nested_str(&body, &["metadata", "resourceVersion"]);
         if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
             return status::conflict(
                 &call.resource.group,
@@ -563,7 +688,7 @@ impl ApiServer {
                 MODIFIED,
             );
         }
-        let replicas = match get(body, &["spec", "replicas"]) {
+        let replicas = match get(&body, &["spec", "replicas"]) {
             None | Some(Value::Null) => 0,
             Some(Value::Int(n)) => *n,
             Some(other) => {
@@ -584,21 +709,59 @@ impl ApiServer {
         self.finish_update(call, &stored, written.object)
     }
 
+    /// A PUT's Scale body as the scale endpoint decodes it: an `autoscaling/v1` Scale of
+    /// the parent's scheme; a custom resource's endpoint cannot name the Scale type in its
+    /// errors, and says so in place of any decoding error.
+    fn read_scale(&self, call: &Call<'_>) -> Result<(Value, Vec<String>), Response> {
+        let target = DecodeTarget {
+            gvk: GroupVersionKind::new("autoscaling", "v1", "Scale"),
+            custom: false,
+            scheme_group: call.resource.group.clone(),
+            custom_versions: Vec::new(),
+        };
+        let decoded = read_and_decode(call, &target);
+        if call.resource.custom {
+            return decoded.map_err(|_| {
+                status::bad_request(
+                    "no kind is registered for the type v1.Scale in scheme \"pkg/runtime/scheme.go:111\"",
+                )
+            });
+        }
+        decoded
+    }
+
     fn apply(&mut self, call: Call<'_>) -> Response {
-        // JSON is YAML: a JSON body is read by the JSON reader, as the server's YAML-to-JSON
-        // step leaves it as it is.
+        let manager = call.request.query_value("fieldManager").to_owned();
+        // The PatchOptions are validated first: an apply names its manager.
+        if let Err(e) = validate_manager(&manager, OptionsKind::Apply) {
+            return self.refuse(e);
+        }
+        // A body that does not open with `{` is converted from YAML before anything else;
+        // one that does is read by the YAML reader only once the object is looked up.
+        let json_prefix = call.parsed.is_none()
+            && call
+                .request
+                .body
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| *b == b'{');
         let parsed = match call.parsed {
             Some(v) => Ok(v.clone()),
-            None => match std::str::from_utf8(&call.request.body)
-                .ok()
-                .and_then(|text| Value::from_json(text).ok())
-            {
-                Some(v) => Ok(v),
-                // The server's YAML reader takes the first document of several.
-                None => smd_fieldpath::yaml::documents_from_slice(&call.request.body)
-                    .map(|docs| docs.into_iter().next().unwrap_or(Value::Null)),
-            },
+            None => read_apply_patch(&call.request.body),
         };
+        if let Err(e) = &parsed
+            && !json_prefix
+        {
+            return status::bad_request(&format!("error encoding patch: {e}"));
+        }
+        let stored = self.store.get(&call.key).cloned();
+        // Only the main resource's apply creates (and a subresource's of a registry whose
+        // update creates).
+        let creates = call.target.subresource.is_empty()
+            || (call.target.subresource == "status" && creates_on_update(&call.resource));
+        if stored.is_none() && !creates {
+            return not_found(&call);
+        }
         let patch = match parsed {
             // An empty body is `null`, which decodes as an object of no kind.
             Ok(Value::Null) => Value::Map(Map::new()),
@@ -623,58 +786,30 @@ impl ApiServer {
                 crate::managedfields::normalize_numbers(&mut v);
                 v
             }
-            Err(e) => return status::bad_request(&format!("error encoding patch: {e}")),
-        };
-        let manager = call.request.query_value("fieldManager").to_owned();
-        let force = call.request.query_value("force") == "true";
-        let name = nested_str(&patch, &["metadata", "name"]);
-        // A patch of the resource's kind must name its object (one of another kind is refused
-        // for its kind first, by the field manager).
-        let own_kind = nested_str(&patch, &["kind"]) == call.resource.kind
-            && check_kind(&patch, &call.resource).is_none();
-        if name.is_empty() && own_kind && call.target.subresource.is_empty() {
-            return status::bad_request(&format!(
-                "the name of the object ({} based on URL) was undeterminable: name must be provided",
-                call.target.name
-            ));
-        }
-        if !name.is_empty() && name != call.target.name {
-            return status::bad_request(&format!(
-                "the name of the object ({name}) does not match the name on the URL ({})",
-                call.target.name
-            ));
-        }
-        let namespace = nested_str(&patch, &["metadata", "namespace"]);
-        if call.resource.namespaced && !namespace.is_empty() && namespace != call.target.namespace {
-            return status::bad_request(NAMESPACE_MISMATCH);
-        }
-        let stored = self.store.get(&call.key).cloned();
-        if stored.is_none() && !call.target.subresource.is_empty() {
-            return not_found(&call);
-        }
-        if let Some(stored) = &stored {
-            let rv = nested_str(&patch, &["metadata", "resourceVersion"]);
-            if !rv.is_empty() && rv != nested_str(stored, &["metadata", "resourceVersion"]) {
-                return status::conflict(
-                    &call.resource.group,
-                    &call.resource.plural,
-                    &call.target.name,
-                    MODIFIED,
-                );
+            Err(e) => {
+                return status::bad_request(&format!(
+                    "error decoding patch: error converting YAML to JSON: {e}"
+                ));
             }
-        }
+        };
+        let force = call.request.query_value("force") == "true";
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
             return status::no_route();
         };
-        let applied = endpoint.apply(
-            stored.as_ref(),
-            &patch,
-            &manager,
-            force,
-            &call.target.subresource,
-            call.now,
-        );
+        let applied = match (&stored, call.target.subresource.as_str()) {
+            (None, "status") => {
+                endpoint.apply_create_through(&patch, &manager, force, "status", call.now)
+            }
+            _ => endpoint.apply(
+                stored.as_ref(),
+                &patch,
+                &manager,
+                force,
+                &call.target.subresource,
+                call.now,
+            ),
+        };
         let mut object = match applied {
             Ok(o) => o,
             Err(e) => return self.refuse(e),
@@ -696,14 +831,40 @@ impl ApiServer {
                 warnings = lines;
             }
         }
+        // Then the object the patch made: a uid no stored object has, its namespace and its
+        // name against the URL's, and (of a stored object) the resourceVersion it names.
+        let uid = nested_str(&patch, &["metadata", "uid"]);
+        if stored.is_none() && !uid.is_empty() {
+            return status::conflict(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.target.name,
+                &format!(
+                    "uid mismatch: the provided object specified uid {uid}, and no existing object was found"
+                ),
+            );
+        }
+        let namespace = nested_str(&patch, &["metadata", "namespace"]);
+        if call.resource.namespaced && !namespace.is_empty() && namespace != call.target.namespace {
+            return status::bad_request(NAMESPACE_MISMATCH);
+        }
+        if let Some(refusal) = check_name(&object, &call.target) {
+            return refusal;
+        }
+        if let Some(stored) = &stored {
+            let rv = nested_str(&patch, &["metadata", "resourceVersion"]);
+            if !rv.is_empty() && rv != nested_str(stored, &["metadata", "resourceVersion"]) {
+                return status::conflict(
+                    &call.resource.group,
+                    &call.resource.plural,
+                    &call.target.name,
+                    MODIFIED,
+                );
+            }
+        }
         let mut response = match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
             None => {
-                set(
-                    &mut object,
-                    &["metadata", "name"],
-                    Value::from(call.target.name.as_str()),
-                );
                 if call.resource.namespaced {
                     set(
                         &mut object,
@@ -711,9 +872,14 @@ impl ApiServer {
                         Value::from(call.target.namespace.as_str()),
                     );
                 }
+                remove(&mut object, &["metadata", "deletionTimestamp"]);
+                remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
                 let object = self.finish_create(&call, object);
                 let key = call.key.clone();
-                self.store_answer(&call, key, object, 201)
+                let mut response = self.store_answer(&call, key, object, 201);
+                let sent_version = nested_str(&patch, &["metadata", "resourceVersion"]);
+                dry_run_keeps_version(&call, &mut response, sent_version);
+                response
             }
         };
         response.warnings = warnings;
@@ -738,6 +904,15 @@ impl ApiServer {
         let manager = manager_of(call.request);
         if let Err(e) = validate_manager(&manager, OptionsKind::Patch) {
             return self.refuse(e);
+        }
+        // The patch must be JSON before anything is looked up.
+        if call.parsed.is_none()
+            && serde_json::from_str::<serde_json::Value>(&String::from_utf8_lossy(
+                &call.request.body,
+            ))
+            .is_err()
+        {
+            return status::bad_request("invalid JSON patch");
         }
         let Some(stored) = self.store.get(&call.key).cloned() else {
             return not_found(&call);
@@ -765,7 +940,7 @@ impl ApiServer {
             Err(PatchFailure::Unsupported(m)) => return status::failure(500, "", &m, None),
         };
         if call.target.subresource == "scale" {
-            return self.update_scale(&call, &patched, &manager);
+            return self.update_scale(&call, Some(&patched), &manager);
         }
         if let Some(refusal) = check_name(&patched, &call.target) {
             return refusal;
@@ -780,10 +955,12 @@ impl ApiServer {
                 MODIFIED,
             );
         }
-        let (body, warnings) = match self.decode_builtin(&call, patched, false) {
-            Ok(d) => d,
-            Err(r) => return r,
-        };
+        let target = self.decode_target(&call.resource);
+        let (body, warnings) =
+            match decode::decode_builtin(call.request, call.parsed, &target, patched, false) {
+                Ok(d) => d,
+                Err(r) => return r,
+            };
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
             return status::no_route();
@@ -936,75 +1113,15 @@ impl ApiServer {
         status::deleted(&details)
     }
 
-    /// A built-in body as the server decodes it (custom resources are kept as sent), with the
-    /// `fieldValidation` warnings or refusal of the fields its Go type lacks and, when `sent`
-    /// (the body is the request's, not a patch's result), of the keys its JSON text repeats.
-    fn decode_builtin(
-        &self,
-        call: &Call<'_>,
-        body: Value,
-        sent: bool,
-    ) -> Result<(Value, Vec<String>), Response> {
-        if call.resource.custom {
-            return Ok((body, Vec::new()));
-        }
-        let gvk = call.resource.gvk();
-        let decoded = crate::builtin::decode(&gvk, &body).map_err(|e| {
-            status::bad_request(&format!(
-                "{kind} in version \"{v}\" cannot be handled as a {kind}: {e}",
-                kind = gvk.kind,
-                v = gvk.version
-            ))
-        })?;
-        let mut problems: Vec<String> = decoded
-            .unknown_fields
-            .iter()
-            .map(|f| format!("unknown field {}", status::quote(f.trim_start_matches('.'))))
-            .collect();
-        if sent && call.parsed.is_none() && content_type(call.request) == "application/json" {
-            let text = String::from_utf8_lossy(&call.request.body);
-            problems.extend(
-                super::duplicates::duplicate_fields(&text)
-                    .iter()
-                    .map(|f| format!("duplicate field {}", status::quote(f))),
-            );
-        }
-        let mut decoded_object = decoded.object;
-        // `managedFields: []` decodes to an empty but non-nil slice, which the field manager
-        // reads as "reset every entry"; the encoding smd's decoded object stands for drops it
-        // (omitempty), so the list is put back for the field manager to see.
-        if get(&body, &["metadata", "managedFields"])
-            .and_then(Value::as_list)
-            .is_some_and(<[Value]>::is_empty)
-        {
-            set(
-                &mut decoded_object,
-                &["metadata", "managedFields"],
-                Value::List(Vec::new()),
-            );
-        }
-        match call.request.query_value("fieldValidation") {
-            "Ignore" => Ok((decoded_object, Vec::new())),
-            "Strict" if !problems.is_empty() => Err(status::bad_request(&format!(
-                "{kind} in version \"{v}\" cannot be handled as a {kind}: strict decoding error: {}",
-                problems.join(", "),
-                kind = gvk.kind,
-                v = gvk.version
-            ))),
-            _ => Ok((decoded_object, problems)),
-        }
-    }
-
     /// What the storage adds to a created object: its uid, its revision, generation 1 for the
     /// kinds that count generations.
     fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
         remove(&mut object, &["metadata", "resourceVersion"]);
+        // The kinds that count generations start at 1; the others keep a body's own.
         if counts_generations(&call.resource) {
             set(&mut object, &["metadata", "generation"], Value::Int(1));
-        } else {
-            remove(&mut object, &["metadata", "generation"]);
         }
         object
     }
@@ -1107,6 +1224,21 @@ const MODIFIED: &str =
 const NAMESPACE_MISMATCH: &str =
     "the namespace of the provided object does not match the namespace sent on the request";
 
+/// An apply patch read as the server reads it: JSON as it is, anything else as YAML (the
+/// first document of several); a YAML reader's error in yaml.v2's words
+/// (`error converting YAML to JSON: yaml: line 1: did not find expected node content`).
+fn read_apply_patch(body: &[u8]) -> Result<Value, String> {
+    if let Some(v) = std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| Value::from_json(text).ok())
+    {
+        return Ok(v);
+    }
+    smd_fieldpath::yaml::documents_from_slice(body)
+        .map(|docs| docs.into_iter().next().unwrap_or(Value::Null))
+        .map_err(|e| super::yamlerror::go_yaml_error(body, &e))
+}
+
 /// yaml.v2's strict words for the keys an apply patch's first document sets twice
 /// (`line 7: key "a" already set in map`), none for a text it cannot read.
 fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
@@ -1207,142 +1339,9 @@ fn not_found(call: &Call<'_>) -> Response {
     )
 }
 
-fn content_type(request: &Request) -> &str {
-    let ct = request
-        .content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim();
-    if ct.is_empty() {
-        "application/json"
-    } else {
-        ct
-    }
-}
-
 /// The manager of a create, update or patch: `fieldManager`, else the User-Agent's product.
 fn manager_of(request: &Request) -> String {
     manager_or_user_agent(request.query_value("fieldManager"), &request.user_agent)
-}
-
-/// The body of a create or update, JSON or YAML as its content type says.
-fn decode_body(call: &Call<'_>) -> Result<Value, Response> {
-    let (request, resource) = (call.request, &call.resource);
-    if let Some(v) = call.parsed {
-        if v.as_map().is_some() {
-            return Ok(v.clone());
-        }
-    }
-    let ct = content_type(request);
-    if !matches!(
-        ct,
-        "application/json" | "application/yaml" | "application/vnd.kubernetes.protobuf"
-    ) {
-        return Err(status::failure(
-            415,
-            "UnsupportedMediaType",
-            "the body of the request was in an unknown format - accepted media types include: \
-             application/json, application/yaml, application/vnd.kubernetes.protobuf",
-            None,
-        ));
-    }
-    // A body that is not JSON at all: the decoder's words, with the body's first 30 bytes
-    // (`<empty>` for none).
-    let unrecognized = |why: &str| {
-        let summary = match request.body.get(..30) {
-            _ if request.body.is_empty() => "<empty>".to_owned(),
-            Some(head) => format!("{} ...", String::from_utf8_lossy(head)),
-            None => String::from_utf8_lossy(&request.body).into_owned(),
-        };
-        status::bad_request(&format!(
-            "the object provided is unrecognized (must be of type {}): couldn't get version/kind; json parse error: {why} ({summary})",
-            resource.kind
-        ))
-    };
-    let parsed = match ct {
-        "application/yaml" => {
-            smd_fieldpath::yaml::from_slice(&request.body).map_err(|e| e.to_string())
-        }
-        _ => {
-            let text = String::from_utf8_lossy(&request.body);
-            match Value::from_json(&text) {
-                Ok(v) => Ok(v),
-                Err(e) => {
-                    let eof = serde_json::from_str::<serde_json::Value>(&text)
-                        .err()
-                        .is_some_and(|e| e.is_eof());
-                    if eof {
-                        return Err(unrecognized("unexpected end of JSON input"));
-                    }
-                    Err(e.to_string())
-                }
-            }
-        }
-    };
-    match parsed {
-        Ok(v) if v.as_map().is_some() => Ok(v),
-        Ok(_) => Err(status::bad_request(&format!(
-            "{kind} in version \"{v}\" cannot be handled as a {kind}: the body is not an object",
-            kind = resource.kind,
-            v = resource.version
-        ))),
-        Err(e) => Err(status::bad_request(&format!(
-            "{kind} in version \"{v}\" cannot be handled as a {kind}: {e}",
-            kind = resource.kind,
-            v = resource.version
-        ))),
-    }
-}
-
-/// A body's apiVersion and kind against the resource's (both absent: the resource's).
-fn check_kind(body: &Value, resource: &Resource) -> Option<Response> {
-    let api_version = nested_str(body, &["apiVersion"]);
-    let kind = nested_str(body, &["kind"]);
-    let want = resource.gvk();
-    let want_version = if want.group.is_empty() {
-        want.version.clone()
-    } else {
-        format!("{}/{}", want.group, want.version)
-    };
-    if (api_version.is_empty() || api_version == want_version)
-        && (kind.is_empty() || kind == want.kind)
-    {
-        return None;
-    }
-    if resource.custom {
-        return Some(status::bad_request(&format!(
-            "invalid object type: {}, Kind={}",
-            if api_version.is_empty() {
-                "/".to_owned()
-            } else if api_version.contains('/') {
-                api_version.to_owned()
-            } else {
-                format!("/{api_version}")
-            },
-            kind
-        )));
-    }
-    let message = if api_version != want_version {
-        format!(
-            "{kind} in version \"{v}\" cannot be handled as a {wk}: no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"pkg/runtime/scheme.go:111\"",
-            kind = if kind.is_empty() { &want.kind } else { kind },
-            v = want.version,
-            wk = want.kind
-        )
-    } else {
-        let internal = if want.group.is_empty() {
-            "core"
-        } else {
-            want.group.split('.').next().unwrap_or_default()
-        };
-        format!(
-            "{kind} in version \"{v}\" cannot be handled as a {wk}: converting ({v}.{kind}) to ({internal}.{wk}): unknown conversion",
-            v = want.version,
-            wk = want.kind
-        )
-    };
-    Some(status::bad_request(&message))
 }
 
 /// The options the server validates before anything else (`ValidateCreateOptions` and its
@@ -1392,20 +1391,73 @@ fn check_options(request: &Request, verb: &str, dry_run: &[&str]) -> Option<Resp
     (!causes.is_empty()).then(|| status::invalid("meta.k8s.io", options, "", causes))
 }
 
-/// A body without apiVersion and kind is decoded as the resource's kind, and says so.
-fn set_kind(body: &mut Value, resource: &Resource) {
-    let gvk = resource.gvk();
-    if nested_str(body, &["apiVersion"]).is_empty() {
-        let version = if gvk.group.is_empty() {
-            gvk.version.clone()
-        } else {
-            format!("{}/{}", gvk.group, gvk.version)
-        };
-        set(body, &["apiVersion"], Value::from(version));
-    }
+/// A body is decoded as the endpoint's group and version (which its own equal once
+/// defaulted: `/v1` is `v1`), and, without a kind, as the endpoint's kind.
+fn set_kind(body: &mut Value, gvk: &GroupVersionKind) {
+    let version = if gvk.group.is_empty() {
+        gvk.version.clone()
+    } else {
+        format!("{}/{}", gvk.group, gvk.version)
+    };
+    set(body, &["apiVersion"], Value::from(version));
     if nested_str(body, &["kind"]).is_empty() {
         set(body, &["kind"], Value::from(gvk.kind.as_str()));
     }
+}
+
+/// A create or update body read, its kind checked and decoded as the codec does it (with
+/// the `fieldValidation` warnings), before anything looks at the store.
+fn read_and_decode(
+    call: &Call<'_>,
+    target: &DecodeTarget,
+) -> Result<(Value, Vec<String>), Response> {
+    let mut body = decode::read_body(call.request, call.parsed, target)?;
+    decode::check_kind(call.request, call.parsed, &body, target)?;
+    set_kind(&mut body, &target.gvk);
+    decode::decode_builtin(call.request, call.parsed, target, body, true)
+}
+
+/// `response` with the decoder's `warnings` before its own.
+fn with_warnings(mut warnings: Vec<String>, mut response: Response) -> Response {
+    warnings.append(&mut response.warnings);
+    response.warnings = warnings;
+    response
+}
+
+/// A dry run of a write that creates answers the object as the storage's dry run leaves it:
+/// no revision given, the `resourceVersion` the request sent (none if it sent none).
+fn dry_run_keeps_version(call: &Call<'_>, response: &mut Response, sent: &str) {
+    if call.dry_run && !sent.is_empty() {
+        set(
+            &mut response.body,
+            &["metadata", "resourceVersion"],
+            Value::from(sent),
+        );
+    }
+}
+
+/// The registries whose update creates the object it does not find (their strategy's
+/// `AllowCreateOnUpdate`, Kubernetes 1.37), by group and plural.
+const CREATE_ON_UPDATE: &[(&str, &str)] = &[
+    ("", "services"),
+    ("", "endpoints"),
+    ("", "events"),
+    ("events.k8s.io", "events"),
+    ("", "limitranges"),
+    ("rbac.authorization.k8s.io", "roles"),
+    ("rbac.authorization.k8s.io", "rolebindings"),
+    ("rbac.authorization.k8s.io", "clusterroles"),
+    ("rbac.authorization.k8s.io", "clusterrolebindings"),
+    ("coordination.k8s.io", "leases"),
+    ("coordination.k8s.io", "leasecandidates"),
+    ("node.k8s.io", "runtimeclasses"),
+];
+
+fn creates_on_update(resource: &Resource) -> bool {
+    !resource.custom
+        && CREATE_ON_UPDATE
+            .iter()
+            .any(|(g, p)| *g == resource.group && *p == resource.plural)
 }
 
 /// The body's name against the URL's (an update, a patched object).
@@ -1482,8 +1534,14 @@ fn preconditions(call: &Call<'_>, body: &Value, stored: &Value) -> Option<Respon
             MODIFIED,
         ));
     }
+    uid_precondition(call, body, nested_str(stored, &["metadata", "uid"]))
+}
+
+/// The storage's uid precondition: a body's uid against the stored object's (`""` for an
+/// object the update is about to create).
+fn uid_precondition(call: &Call<'_>, body: &Value, stored_uid: &str) -> Option<Response> {
+    let r = &call.resource;
     let uid = nested_str(body, &["metadata", "uid"]);
-    let stored_uid = nested_str(stored, &["metadata", "uid"]);
     if !uid.is_empty() && uid != stored_uid {
         let prefix = if r.custom {
             format!("/registry/{}/{}", r.group, r.plural)

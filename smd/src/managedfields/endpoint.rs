@@ -301,6 +301,52 @@ impl Endpoint {
         Ok(self.write(field_manager, None, &live, body, manager, now))
     }
 
+    /// A create of `body` by `manager` through `subresource` (`""` or `status`): an update the
+    /// registry turns into a create because it found no object (its strategy's
+    /// `AllowCreateOnUpdate`). The subresource's field manager records the Update; the
+    /// object is prepared by the main resource's strategy, as every create is.
+    pub fn create_through(
+        &self,
+        body: Value,
+        manager: &str,
+        subresource: &str,
+        now: Timestamp,
+    ) -> Result<Written, Error> {
+        validate_manager(manager, Request::Update)?;
+        let field_manager = self.field_manager(subresource)?;
+        let live = field_manager.new_object();
+        let (object, managed_fields_error) =
+            match field_manager.update(&live, body.clone(), manager, now) {
+                Ok(object) => (object, None),
+                Err(e) => (
+                    field_manager.update_no_errors(&live, body, manager, now),
+                    Some(e),
+                ),
+            };
+        Ok(Written {
+            object: self.finish(None, object, "", now),
+            managed_fields_error,
+        })
+    }
+
+    /// A server-side apply of `patch` through `subresource` (`status`) that creates the
+    /// object (a registry whose update creates what it does not find): the subresource's
+    /// field manager applies to an empty object, the main strategy prepares the create.
+    pub fn apply_create_through(
+        &self,
+        patch: &Value,
+        manager: &str,
+        force: bool,
+        subresource: &str,
+        now: Timestamp,
+    ) -> Result<Value, Error> {
+        let field_manager = self.field_manager(subresource)?;
+        validate_manager(manager, Request::Apply)?;
+        let live = field_manager.new_object();
+        let out = field_manager.apply(&live, patch, manager, force, now)?;
+        Ok(self.finish(None, out, "", now))
+    }
+
     /// An update (PUT of the whole object) of `stored` into `body` by `manager` through
     /// `subresource` (`""` or `status`).
     pub fn update(
