@@ -136,22 +136,10 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     (
         "namespace-sa-pvc.yaml",
         "ns-delete-terminating",
-        2,
-        Admission,
-    ),
-    (
-        "namespace-sa-pvc.yaml",
-        "ns-delete-terminating",
         3,
         Admission,
     ),
     ("namespace-sa-pvc.yaml", "ns-missing", 1, Admission),
-    (
-        "namespace-sa-pvc.yaml",
-        "pvc-delete-finalizer",
-        2,
-        Admission,
-    ),
     (
         "namespace-sa-pvc.yaml",
         "pvc-no-access-modes",
