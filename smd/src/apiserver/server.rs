@@ -12,7 +12,7 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{ObjectKey, Store};
+use super::store::{self, ObjectKey, Store};
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
@@ -895,7 +895,14 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(key, object.clone());
+            self.store.insert(key.clone(), object.clone());
+            if store::stored_without_read_defaults(
+                &call.resource.group,
+                &call.resource.plural,
+                call.resource.custom,
+            ) {
+                self.store.mark_stored_without_read_defaults(&key);
+            }
         }
         ok(code, object)
     }
@@ -929,7 +936,7 @@ impl ApiServer {
             }
         };
         keep_entry_times_of_a_no_op(stored, &mut object);
-        if &object == stored {
+        if &object == stored && !self.store.writes_even_unchanged(&call.key) {
             return answer(self, object);
         }
         // An object the server wrote has its generation; one put in without (a hand-made
