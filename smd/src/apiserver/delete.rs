@@ -462,9 +462,20 @@ pub(super) fn prepare_create(resource: &Resource, object: &mut Value) {
     }
 }
 
-/// What an update cannot change that deletion depends on: a Namespace's `spec.finalizers`
-/// (changed only through its `finalize` subresource) stay as stored.
+/// What an update cannot change that deletion depends on: the marking of an object being
+/// deleted (its `deletionTimestamp`, and its `deletionGracePeriodSeconds` when the update
+/// has none), and a Namespace's `spec.finalizers` (changed only through its `finalize`
+/// subresource) stay as stored.
 pub(super) fn prepare_update(resource: &Resource, stored: &Value, object: &mut Value) {
+    if let Some(t) = deletion_timestamp(stored) {
+        set(object, &["metadata", "deletionTimestamp"], t.clone());
+        let grace = ["metadata", "deletionGracePeriodSeconds"];
+        if let Some(g) = get(stored, &grace).filter(|g| !g.is_null())
+            && get(object, &grace).is_none_or(Value::is_null)
+        {
+            set(object, &grace, g.clone());
+        }
+    }
     if !Registry::of(resource).namespace {
         return;
     }
