@@ -592,6 +592,9 @@ impl CaseReplay<'_> {
                     // The server changed nothing: neither does smd.
                     if let Some((key, object)) = before {
                         match object {
+                            // Put back only what smd changed: an object put in is held as
+                            // read (defaulted), which need not be how smd stored it.
+                            Some(o) if self.server.object(&key) == Some(&o) => {}
                             Some(o) => self.server.put_object(key, o),
                             None => {
                                 self.server.remove_object(&key);
