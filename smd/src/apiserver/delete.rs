@@ -554,9 +554,36 @@ impl ApiServer {
             let marked_grace = get(&stored, &["metadata", "deletionGracePeriodSeconds"])
                 .and_then(Value::as_int)
                 .unwrap_or(0);
-            if deletion_timestamp(&stored).is_some() {
+            if let Some(marked_at) = deletion_timestamp(&stored) {
                 if marked_grace > 0 {
-                    return self.answer_kept(options, stored);
+                    // A shorter grace period moves the deletion nearer (not before now);
+                    // any other request waits for the one under way.
+                    let Some(period) = options.grace_period.filter(|p| *p < marked_grace) else {
+                        return self.answer_kept(options, stored);
+                    };
+                    let marked_at = marked_at
+                        .as_str()
+                        .and_then(|t| Timestamp::parse(t).ok())
+                        .map_or(call.now.unix(), Timestamp::unix);
+                    let mut at = marked_at - marked_grace + period;
+                    let mut period = period;
+                    if at < call.now.unix() {
+                        at = call.now.unix();
+                        if period != 0 {
+                            period = 1;
+                        }
+                    }
+                    set(
+                        &mut object,
+                        &["metadata", "deletionTimestamp"],
+                        Value::from(Timestamp::from_unix(at).to_string()),
+                    );
+                    set(
+                        &mut object,
+                        &["metadata", "deletionGracePeriodSeconds"],
+                        Value::Int(period),
+                    );
+                    graceful = Some(period);
                 }
             } else {
                 let period = pod_grace_period(options, &stored);
