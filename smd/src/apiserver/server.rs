@@ -360,7 +360,10 @@ impl ApiServer {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
         let dry_run = request.query_values("dryRun");
-        if let Some(refusal) = check_options(request, verb, &dry_run) {
+        // A deletion's options are its body's when it has one (delete.rs reads and checks them).
+        if verb != "delete"
+            && let Some(refusal) = check_options(request, verb, &dry_run)
+        {
             return refusal;
         }
         let key = ObjectKey::new(
