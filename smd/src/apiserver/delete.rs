@@ -18,6 +18,7 @@ use super::{ApiServer, Call, get, nested_str, not_found, ok, remove, set};
 use crate::apiserver::http::{Request, Response};
 use crate::apiserver::routes::Resource;
 use crate::apiserver::status::{self, Details};
+use crate::apiserver::store::ObjectKey;
 use crate::managedfields::{Cause, Timestamp};
 
 /// The finalizer of a deletion whose dependents are orphaned.
@@ -486,6 +487,45 @@ pub(super) fn prepare_update(resource: &Resource, stored: &Value, object: &mut V
 }
 
 impl ApiServer {
+    /// The NamespaceLifecycle admission of a create: nothing new goes into a Namespace this
+    /// server holds in phase `Terminating` (403). A Namespace it does not hold is not
+    /// checked (namespaces need not exist here).
+    pub(super) fn refuse_in_terminating_namespace(
+        &self,
+        call: &Call<'_>,
+        name: &str,
+    ) -> Option<Response> {
+        let namespace = &call.target.namespace;
+        if !call.resource.namespaced || namespace.is_empty() {
+            return None;
+        }
+        let key = ObjectKey::new("", "namespaces", "", namespace);
+        let held = self.store.get(&key)?;
+        if nested_str(held, &["status", "phase"]) != "Terminating" {
+            return None;
+        }
+        let mut details = Details::of(&call.resource.group, &call.resource.plural, name);
+        details.causes.push(Cause {
+            kind: "NamespaceTerminating".into(),
+            message: format!("namespace {namespace} is being terminated"),
+            field: "metadata.namespace".into(),
+        });
+        let what = status::qualified(&call.resource.plural, &call.resource.group);
+        let subject = if name.is_empty() {
+            what
+        } else {
+            format!("{what} {}", status::quote(name))
+        };
+        Some(status::failure(
+            403,
+            "Forbidden",
+            &format!(
+                "{subject} is forbidden: unable to create new content in namespace {namespace} because it is being terminated"
+            ),
+            Some(&details),
+        ))
+    }
+
     /// A DELETE of one object.
     pub(super) fn delete(&mut self, call: &Call<'_>) -> Response {
         let options = match DeleteOptions::read(call.request) {

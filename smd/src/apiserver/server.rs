@@ -494,6 +494,9 @@ impl ApiServer {
         for field in ["resourceVersion", "uid", "generation", "deletionTimestamp"] {
             remove(&mut body, &["metadata", field]);
         }
+        if let Some(refusal) = self.refuse_in_terminating_namespace(&call, &name) {
+            return refusal;
+        }
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
             return status::no_route();
@@ -706,6 +709,11 @@ impl ApiServer {
         let mut response = match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
             None => {
+                if let Some(refusal) =
+                    self.refuse_in_terminating_namespace(&call, &call.target.name)
+                {
+                    return refusal;
+                }
                 set(
                     &mut object,
                     &["metadata", "name"],
