@@ -75,12 +75,13 @@ type apiserverStep struct {
 var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
 
 // A refusal's message can hold the object it refused, written as JSON text (a patch that did
-// not decode), or the version a precondition met in storage: those resourceVersions and times
+// not decode), or the version a precondition met in storage ("ResourceVersion in record (N)",
+// the Namespace registry's "ResourceVersion in object meta: N"): those resourceVersions and times
 // are the server's as much as the object's own are.
 var (
 	embeddedVersion = regexp.MustCompile(`"resourceVersion\\*":\\*"([0-9]+)`)
 	embeddedTime    = regexp.MustCompile(`"(?:creationTimestamp|deletionTimestamp|time)\\*":\\*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)`)
-	recordVersion   = regexp.MustCompile(`ResourceVersion in record \(([0-9]+)\)`)
+	recordVersion   = regexp.MustCompile(`ResourceVersion in (?:record \(|object meta: )([0-9]+)`)
 )
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)

@@ -215,7 +215,8 @@ impl Normaliser {
     }
 
     /// The resourceVersions and times a message quotes (as JSON text, its quotes escaped once
-    /// or more, or a precondition's `ResourceVersion in record (N)`), rewritten as the
+    /// or more, or a precondition's `ResourceVersion in record (N)`, the Namespace registry's
+    /// `ResourceVersion in object meta: N`), rewritten as the
     /// object's own are.
     fn embedded(&mut self, s: &str, label: TimeLabel<'_>) -> Result<String, String> {
         let versions = &mut self.versions;
@@ -301,26 +302,32 @@ fn replace_quoted(
     Ok(out)
 }
 
-/// `s` with the N of every `ResourceVersion in record (N)` replaced by `f`'s answer.
+/// `s` with the N of every `ResourceVersion in record (N)` (a precondition's) and
+/// `ResourceVersion in object meta: N` (the Namespace registry's) replaced by `f`'s answer.
 fn replace_record_versions(
     s: &str,
     mut f: impl FnMut(&str) -> Result<String, String>,
 ) -> Result<String, String> {
-    const PREFIX: &str = "ResourceVersion in record (";
+    const PREFIX: &str = "ResourceVersion in ";
+    const PLACES: &[&str] = &["record (", "object meta: "];
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(at) = rest.find(PREFIX) {
-        let value = &rest[at + PREFIX.len()..];
-        match digits_len(value).filter(|&n| value[n..].starts_with(')')) {
+        let after = &rest[at + PREFIX.len()..];
+        let place = PLACES.iter().find(|p| after.starts_with(**p));
+        let Some(place) = place else {
+            out.push_str(&rest[..at + PREFIX.len()]);
+            rest = after;
+            continue;
+        };
+        let value = &after[place.len()..];
+        out.push_str(&rest[..at + PREFIX.len() + place.len()]);
+        match digits_len(value) {
             Some(n) => {
-                out.push_str(&rest[..at + PREFIX.len()]);
                 out.push_str(&f(&value[..n])?);
                 rest = &value[n..];
             }
-            None => {
-                out.push_str(&rest[..at + PREFIX.len()]);
-                rest = value;
-            }
+            None => rest = value,
         }
     }
     out.push_str(rest);
@@ -346,4 +353,27 @@ fn time_len(s: &str) -> Option<usize> {
             }
         }))
     .then_some(shape.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_quoted_in_precondition_messages_are_mapped() {
+        let mut seen = Vec::new();
+        let out = replace_record_versions(
+            "the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (2832). x; Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: 2833",
+            |v| {
+                seen.push(v.to_owned());
+                Ok(format!("<{v}>"))
+            },
+        )
+        .unwrap_or_default();
+        assert_eq!(seen, ["2832", "2833"]);
+        assert!(out.ends_with(
+            "ResourceVersion in precondition: 1, ResourceVersion in object meta: <2833>"
+        ));
+        assert!(out.contains("ResourceVersion in record (<2832>)"));
+    }
 }

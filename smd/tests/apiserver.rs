@@ -110,3 +110,79 @@ fn a_malformed_path_is_not_routed() {
         );
     }
 }
+
+/// A Pod bound to a node is deleted gracefully, which the real-server goldens cannot carry (a
+/// deletion time seconds after the request's). The times and grace periods are those a real
+/// kube-apiserver v1.37.2 answered to the same requests at the same offsets: marked 30 s
+/// ahead; deleted again, unchanged; a shorter period moves the time nearer (not before now,
+/// the period then 1); 0 removes it, answering the Pod at its deletion's revision.
+#[test]
+fn a_pod_on_a_node_is_deleted_gracefully() {
+    let mut server = ApiServer::new();
+    let pods = "/api/v1/namespaces/default/pods";
+    let at = |t: &str| Timestamp::parse(&format!("2026-12-03T21:00:{t}Z")).unwrap();
+    let created = server.handle_at(
+        &Request::new("POST", pods).with_body(
+            "application/json",
+            r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":"node-a","containers":[{"name":"c","image":"nginx"}]}}"#,
+        ),
+        at("15"),
+    );
+    assert_eq!(created.code, 201);
+    let delete = |server: &mut ApiServer, query: Option<&str>, t: &str| {
+        let mut request = Request::new("DELETE", format!("{pods}/p"));
+        if let Some(g) = query {
+            request = request.with_query("gracePeriodSeconds", g);
+        }
+        server.handle_at(&request, at(t))
+    };
+    let marking = |answer: &smd::apiserver::Response| {
+        (
+            answer.code,
+            meta(&answer.body, "deletionTimestamp").cloned(),
+            meta(&answer.body, "deletionGracePeriodSeconds").cloned(),
+            meta(&answer.body, "resourceVersion").cloned(),
+        )
+    };
+    let stamp = |t: &str| Some(Value::from(format!("2026-12-03T21:00:{t}Z")));
+    let first = marking(&delete(&mut server, None, "15"));
+    assert_eq!(
+        first,
+        (
+            200,
+            stamp("45"),
+            Some(Value::Int(30)),
+            Some(Value::from("1002"))
+        )
+    );
+    assert_eq!(marking(&delete(&mut server, None, "17")), first);
+    assert_eq!(
+        marking(&delete(&mut server, Some("10"), "19")),
+        (
+            200,
+            stamp("25"),
+            Some(Value::Int(10)),
+            Some(Value::from("1003"))
+        )
+    );
+    assert_eq!(
+        marking(&delete(&mut server, Some("1"), "21")),
+        (
+            200,
+            stamp("21"),
+            Some(Value::Int(1)),
+            Some(Value::from("1004"))
+        )
+    );
+    assert_eq!(
+        marking(&delete(&mut server, Some("0"), "22")),
+        (
+            200,
+            stamp("22"),
+            Some(Value::Int(0)),
+            Some(Value::from("1006"))
+        )
+    );
+    let key = ObjectKey::new("", "pods", "default", "p");
+    assert!(server.object(&key).is_none());
+}

@@ -13,7 +13,11 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{ObjectKey, Store};
+use super::store::{self, ObjectKey, Store};
+
+// DELETE, in its own file: the generic store's deletion and the registries' choices.
+#[path = "delete.rs"]
+mod delete;
 use crate::managedfields::{
     Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
     manager_or_user_agent, validate_manager,
@@ -357,7 +361,10 @@ impl ApiServer {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
         let dry_run = request.query_values("dryRun");
-        if let Some(refusal) = check_options(request, verb, &dry_run) {
+        // A deletion's options are its body's when it has one (delete.rs reads and checks them).
+        if verb != "delete"
+            && let Some(refusal) = check_options(request, verb, &dry_run)
+        {
             return refusal;
         }
         let key = ObjectKey::new(
@@ -515,6 +522,10 @@ impl ApiServer {
         if let Some(refusal) = decode::custom_kind_invalid(&body, target, &name) {
             return refusal;
         }
+        // NamespaceLifecycle admission runs before the storage looks at the object.
+        if let Some(refusal) = self.refuse_in_terminating_namespace(call, &name) {
+            return refusal;
+        }
         let key = ObjectKey::new(
             &call.key.group,
             &call.key.plural,
@@ -619,6 +630,9 @@ impl ApiServer {
             // The registry creates what an update does not find; the storage's uid
             // precondition meets an object with none.
             if let Some(refusal) = uid_precondition(call, &body, "") {
+                return refusal;
+            }
+            if let Some(refusal) = self.refuse_in_terminating_namespace(call, &call.target.name) {
                 return refusal;
             }
             let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
@@ -865,6 +879,11 @@ impl ApiServer {
         let mut response = match &stored {
             Some(stored) => self.finish_update(&call, stored, object),
             None => {
+                if let Some(refusal) =
+                    self.refuse_in_terminating_namespace(&call, &call.target.name)
+                {
+                    return refusal;
+                }
                 if call.resource.namespaced {
                     set(
                         &mut object,
@@ -975,147 +994,11 @@ impl ApiServer {
         response
     }
 
-    fn delete(&mut self, call: &Call<'_>) -> Response {
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(call);
-        };
-        let options = if call.request.body.is_empty() {
-            Value::Null
-        } else {
-            match Value::from_json(&String::from_utf8_lossy(&call.request.body)) {
-                Ok(v) => v,
-                Err(e) => {
-                    return status::bad_request(&format!("error decoding DeleteOptions: {e}"));
-                }
-            }
-        };
-        let uid = nested_str(&stored, &["metadata", "uid"]);
-        let rv = nested_str(&stored, &["metadata", "resourceVersion"]);
-        let want_uid = nested_str(&options, &["preconditions", "uid"]);
-        let want_rv = nested_str(&options, &["preconditions", "resourceVersion"]);
-        let group = &call.resource.group;
-        let kind = &call.resource.kind;
-        if !want_uid.is_empty() && want_uid != uid {
-            return status::conflict(
-                group,
-                kind,
-                &call.target.name,
-                &format!(
-                    "the UID in the precondition ({want_uid}) does not match the UID in record ({uid}). The object might have been deleted and then recreated"
-                ),
-            );
-        }
-        if !want_rv.is_empty() && want_rv != rv {
-            return status::conflict(
-                group,
-                kind,
-                &call.target.name,
-                &format!(
-                    "the ResourceVersion in the precondition ({want_rv}) does not match the ResourceVersion in record ({rv}). The object might have been modified"
-                ),
-            );
-        }
-        // Propagation by a finalizer the garbage collector would act on (none runs here, so
-        // it stays, as on a server without kube-controller-manager).
-        let policy = match nested_str(&options, &["propagationPolicy"]) {
-            "" => call.request.query_value("propagationPolicy"),
-            p => p,
-        };
-        let added = match policy {
-            "Orphan" => Some("orphan"),
-            "Foreground" => Some("foregroundDeletion"),
-            _ => None,
-        };
-        let mut finalizers: Vec<Value> = get(&stored, &["metadata", "finalizers"])
-            .and_then(Value::as_list)
-            .map(<[Value]>::to_vec)
-            .unwrap_or_default();
-        if let Some(f) = added
-            && !finalizers.iter().any(|e| e.as_str() == Some(f))
-        {
-            finalizers.push(Value::from(f));
-        }
-        if !finalizers.is_empty() {
-            // Graceful deletion: the object stays, marked, until its finalizers are gone.
-            let mut object = stored.clone();
-            if get(&object, &["metadata", "deletionTimestamp"]).is_none_or(Value::is_null) {
-                set(
-                    &mut object,
-                    &["metadata", "deletionTimestamp"],
-                    Value::from(call.now.to_string()),
-                );
-                set(
-                    &mut object,
-                    &["metadata", "deletionGracePeriodSeconds"],
-                    Value::Int(0),
-                );
-                if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
-                    && g > 0
-                {
-                    set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
-                }
-            }
-            set(
-                &mut object,
-                &["metadata", "finalizers"],
-                Value::List(finalizers),
-            );
-            if object == stored {
-                return ok(200, object);
-            }
-            if !call.dry_run {
-                let rv = self.store.next_revision();
-                set(
-                    &mut object,
-                    &["metadata", "resourceVersion"],
-                    Value::from(rv),
-                );
-                self.store.insert(call.key.clone(), object.clone());
-            }
-            return ok(200, object);
-        }
-        let mut details = Details::of(group, &call.resource.plural, &call.target.name);
-        details.uid = uid.to_owned();
-        // A Pod's deletion is graceful: the answer is the Pod marked for deletion, a write of
-        // its own (an unscheduled one, with no kubelet to wait for, then goes at once).
-        let marked_rv = (group.is_empty() && call.resource.plural == "pods" && !call.dry_run)
-            .then(|| self.store.next_revision());
-        if !call.dry_run {
-            self.store.remove(&call.key);
-            self.store.next_revision();
-        }
-        if group.is_empty() && call.resource.plural == "pods" {
-            let mut object = stored.clone();
-            if let Some(rv) = marked_rv {
-                set(
-                    &mut object,
-                    &["metadata", "resourceVersion"],
-                    Value::from(rv),
-                );
-            }
-            set(
-                &mut object,
-                &["metadata", "deletionTimestamp"],
-                Value::from(call.now.to_string()),
-            );
-            set(
-                &mut object,
-                &["metadata", "deletionGracePeriodSeconds"],
-                Value::Int(0),
-            );
-            if let Some(g) = get(&object, &["metadata", "generation"]).and_then(Value::as_int)
-                && g > 0
-            {
-                set(&mut object, &["metadata", "generation"], Value::Int(g + 1));
-            }
-            return ok(200, object);
-        }
-        status::deleted(&details)
-    }
-
-    /// What the storage adds to a created object: its uid, its revision, generation 1 for the
-    /// kinds that count generations.
+    /// What admission and the storage add to a created object: the protection finalizers of
+    /// the kinds that have one, its uid, its revision, generation 1 for the kinds that count
+    /// generations.
     fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
+        delete::prepare_create(&call.resource, &mut object);
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
         remove(&mut object, &["metadata", "resourceVersion"]);
@@ -1144,7 +1027,14 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(key, object.clone());
+            self.store.insert(key.clone(), object.clone());
+            if store::stored_without_read_defaults(
+                &call.resource.group,
+                &call.resource.plural,
+                call.resource.custom,
+            ) {
+                self.store.mark_stored_without_read_defaults(&key);
+            }
         }
         ok(code, object)
     }
@@ -1164,6 +1054,7 @@ impl ApiServer {
             Some(g) => set(&mut object, &["metadata", "generation"], g.clone()),
             None => remove(&mut object, &["metadata", "generation"]),
         }
+        delete::prepare_update(&call.resource, stored, &mut object);
         let answer = |server: &mut ApiServer, object: Value| {
             if call.target.subresource == "scale" {
                 let resource = call.resource.clone();
@@ -1177,7 +1068,7 @@ impl ApiServer {
             }
         };
         keep_entry_times_of_a_no_op(stored, &mut object);
-        if &object == stored {
+        if &object == stored && !self.store.writes_even_unchanged(&call.key) {
             return answer(self, object);
         }
         // An object the server wrote has its generation; one put in without (a hand-made
@@ -1194,12 +1085,7 @@ impl ApiServer {
         }
         // An object being deleted goes once its last finalizer does; the answer is the
         // object as that update left it.
-        let deleting =
-            get(&object, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null());
-        let finalized = get(&object, &["metadata", "finalizers"])
-            .and_then(Value::as_list)
-            .is_none_or(<[Value]>::is_empty);
-        if deleting && finalized {
+        if delete::goes_on_update(&call.resource, stored, &object) {
             if !call.dry_run {
                 self.store.remove(&call.key);
                 self.store.next_revision();
