@@ -58,8 +58,7 @@ pub enum Category {
     /// fields in JSON bodies, subresources other than status and scale.
     RequestLayer,
     /// The registry strategies and the round trip through the internal version (the next
-    /// issue): Secret `stringData` folded into `data`, the DaemonSet template-generation
-    /// annotation, a Job's labels from its uid.
+    /// issue): a Job's labels from its uid, some Secret writes.
     Strategy,
 }
 
@@ -106,14 +105,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Conversion,
     ),
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
-    ("daemonset.yaml", "ds-apply-on-delete", 1, Strategy),
-    ("daemonset.yaml", "ds-create", 1, Strategy),
-    (
-        "daemonset.yaml",
-        "ds-update-selector-immutable",
-        1,
-        Strategy,
-    ),
     (
         "daemonset.yaml",
         "ds-update-selector-immutable",
@@ -178,13 +169,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("secret.yaml", "cm-binary-data", 2, Validation),
     ("secret.yaml", "cm-immutable", 2, Validation),
     ("secret.yaml", "secret-apply-bad-base64", 1, Strategy),
-    ("secret.yaml", "secret-create-string-data", 1, Strategy),
-    (
-        "secret.yaml",
-        "secret-create-string-data-overrides",
-        1,
-        Strategy,
-    ),
     (
         "secret.yaml",
         "secret-dockerconfigjson-invalid",
@@ -196,7 +180,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("secret.yaml", "secret-tls-create", 1, Strategy),
     ("secret.yaml", "secret-tls-missing-key", 1, Validation),
     ("secret.yaml", "secret-type-immutable", 2, Validation),
-    ("secret.yaml", "secret-update-string-data", 2, Strategy),
     (
         "service-types.yaml",
         "svc-cluster-ip-immutable",

@@ -1067,7 +1067,7 @@ impl ApiServer {
         // live object) gets none invented.
         if let Some(current) = generation.as_ref().and_then(Value::as_int)
             && counts_generations(&call.resource)
-            && spec_changed(&call.resource, stored, &object)
+            && spec_changed(&call.resource, &call.target.subresource, stored, &object)
         {
             set(
                 &mut object,
@@ -1572,11 +1572,20 @@ fn counts_generations(resource: &Resource) -> bool {
 }
 
 /// Whether an update changed more than metadata (and status, where the status is a
-/// subresource of its own).
-fn spec_changed(resource: &Resource, old: &Value, new: &Value) -> bool {
+/// subresource of its own); a Deployment's annotations count too, outside its status
+/// subresource, as its strategy copies them to its ReplicaSets.
+fn spec_changed(resource: &Resource, subresource: &str, old: &Value, new: &Value) -> bool {
+    let deployment = !resource.custom
+        && resource.group == "apps"
+        && resource.plural == "deployments"
+        && subresource != "status";
     let strip = |v: &Value| -> Map {
         let mut m = v.as_map().cloned().unwrap_or_default();
+        let annotations = get(v, &["metadata", "annotations"]).cloned();
         m.remove("metadata");
+        if deployment && let Some(a) = annotations {
+            m.insert("metadata", a);
+        }
         if resource.status {
             m.remove("status");
         }

@@ -606,7 +606,8 @@ impl Endpoint {
     }
 
     /// What the registry does with the field manager's output before storing it: values under
-    /// the reset paths come from the stored object (or go, on a create); `uid` and
+    /// the reset paths come from the stored object (or go, on a create); the fields only the
+    /// internal version has as the strategy sets them ([`crate::builtin::prepare`]); `uid` and
     /// `creationTimestamp` are the stored object's, or set on a create. With built-in decoding
     /// the result is then what the server stores: its Go object encoded, so a reset status is
     /// `status: {}` (with the fields its struct always writes) where smd would drop it, and
@@ -635,6 +636,9 @@ impl Endpoint {
         match managed {
             Some(m) => set_path(&mut out, &["metadata", "managedFields"], m),
             None => remove_path(&mut out, &["metadata", "managedFields"]),
+        }
+        if self.decodes_builtin() {
+            crate::builtin::prepare(&self.kind, stored, &mut out, subresource);
         }
         match stored {
             None => {
