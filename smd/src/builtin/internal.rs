@@ -24,7 +24,8 @@
 //! - core/v1 Node: `spec.podCIDR` and `spec.podCIDRs` kept consistent (the single one wins).
 //!
 //! [`prepare`] is the strategies' part: a DaemonSet's template generation is 1 on create, the
-//! stored one on update, counted up when the pod template changes.
+//! stored one on update, counted up when the pod template changes; a Pod's status on create
+//! (`Pending`, its QoS class, the scheduling-gated condition).
 
 use smd_fieldpath::Value;
 use smd_fieldpath::value::Map;
@@ -102,23 +103,35 @@ pub fn round_trip_internal(kind: &GroupVersionKind, object: &mut Value) -> Resul
     Ok(())
 }
 
-/// What the registry strategy of `kind` does with the fields only the internal version has,
-/// on a create (`stored` is `None`) or an update through `subresource` (`""`, `status`,
-/// `scale`) of `stored` into `object` (both as [`round_trip_internal`] leaves them).
+/// What the registry strategy of `kind` does with the fields only the internal version has
+/// and with the status it sets on create, on a create (`stored` is `None`) or an update
+/// through `subresource` (`""`, `status`, `scale`) of `stored` into `object` (both as
+/// [`round_trip_internal`] leaves them); `now` is the server's clock (RFC 3339).
 pub fn prepare(
     kind: &GroupVersionKind,
     stored: Option<&Value>,
     object: &mut Value,
     subresource: &str,
+    now: &str,
 ) {
-    if (
+    match (
         kind.group.as_str(),
         kind.version.as_str(),
         kind.kind.as_str(),
-    ) != ("apps", "v1", "DaemonSet")
-    {
-        return;
+    ) {
+        ("apps", "v1", "DaemonSet") => daemon_set(stored, object, subresource),
+        ("", "v1", "Pod") if stored.is_none() => {
+            if let Some(map) = object.as_map_mut() {
+                pod_created(map, now);
+            }
+        }
+        _ => {}
     }
+}
+
+/// The DaemonSet strategy's template generation: at least 1 on create, the stored one on an
+/// update, counted up when the main resource's update changes the pod template.
+fn daemon_set(stored: Option<&Value>, object: &mut Value, subresource: &str) {
     let of = |v: &Value| {
         v.as_map()
             .and_then(|m| annotation(m, TEMPLATE_GENERATION))
@@ -126,7 +139,6 @@ pub fn prepare(
             .unwrap_or(0)
     };
     let generation = match stored {
-        // PrepareForCreate: at least 1.
         None => of(object).max(1),
         Some(old) => {
             let template = |v: &Value| {
@@ -136,8 +148,7 @@ pub fn prepare(
                     .and_then(|s| s.get("template"))
                     .cloned()
             };
-            // The status strategy keeps the whole spec; the main one the generation, counted
-            // up when the pod template changes.
+            // The status strategy keeps the whole spec.
             if subresource != "status" && template(old) != template(object) {
                 of(old).saturating_add(1)
             } else {
@@ -148,6 +159,108 @@ pub fn prepare(
     if let Some(map) = object.as_map_mut() {
         set_annotation(map, TEMPLATE_GENERATION, Some(generation.to_string()));
     }
+}
+
+/// The Pod strategy's status on create: `Pending`, the scheduling-gated condition when the
+/// spec has gates, and the QoS class its resources give.
+fn pod_created(pod: &mut Map, now: &str) {
+    let spec = pod
+        .get("spec")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    let mut status = Map::new();
+    status.insert("phase", Value::from("Pending"));
+    let gated = spec
+        .get("schedulingGates")
+        .and_then(Value::as_list)
+        .is_some_and(|g| !g.is_empty());
+    if gated {
+        let mut condition = Map::new();
+        condition.insert("type", Value::from("PodScheduled"));
+        condition.insert("status", Value::from("False"));
+        condition.insert("lastProbeTime", Value::Null);
+        condition.insert("lastTransitionTime", Value::from(now));
+        condition.insert("reason", Value::from("SchedulingGated"));
+        condition.insert(
+            "message",
+            Value::from("Scheduling is blocked due to non-empty scheduling gates"),
+        );
+        status.insert("conditions", Value::List(vec![Value::Map(condition)]));
+    }
+    status.insert("qosClass", Value::from(pod_qos(&spec)));
+    pod.insert("status", Value::Map(status));
+}
+
+/// `ComputePodQOS`: from the pod-level resources when they are set, else from every init and
+/// main container's: BestEffort with no CPU or memory requests or limits, Guaranteed when
+/// both are set and equal everywhere, Burstable otherwise.
+fn pod_qos(spec: &Map) -> &'static str {
+    if let Some(resources) = spec.get("resources").and_then(Value::as_map)
+        && ["requests", "limits"].iter().any(|k| {
+            resources
+                .get(k)
+                .and_then(Value::as_map)
+                .is_some_and(|m| m.keys().any(|r| r == "cpu" || r == "memory"))
+        })
+    {
+        return requirements_qos(Some(resources));
+    }
+    let mut pod = None;
+    for key in ["initContainers", "containers"] {
+        for container in spec.get(key).and_then(Value::as_list).into_iter().flatten() {
+            let resources = container
+                .as_map()
+                .and_then(|c| c.get("resources"))
+                .and_then(Value::as_map);
+            let qos = requirements_qos(resources);
+            match pod {
+                _ if qos == "Burstable" => return qos,
+                None => pod = Some(qos),
+                Some(p) if p != qos => return "Burstable",
+                Some(_) => {}
+            }
+        }
+    }
+    pod.unwrap_or("BestEffort")
+}
+
+fn requirements_qos(resources: Option<&Map>) -> &'static str {
+    let list = |k: &str| {
+        resources
+            .and_then(|r| r.get(k))
+            .and_then(Value::as_map)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (requests, limits) = (list("requests"), list("limits"));
+    if requests.is_empty() && limits.is_empty() {
+        return "BestEffort";
+    }
+    let mut qos = None;
+    for resource in ["cpu", "memory"] {
+        let amount = |m: &Map| {
+            m.get(resource)
+                .and_then(Value::as_str)
+                .unwrap_or("0")
+                .to_owned()
+        };
+        let (req, lim) = (amount(&requests), amount(&limits));
+        let this = if !super::quantity::same_value(&req, &lim) {
+            "Burstable"
+        } else if super::quantity::is_zero(&req) {
+            "BestEffort"
+        } else {
+            "Guaranteed"
+        };
+        match qos {
+            _ if this == "Burstable" => return this,
+            None => qos = Some(this),
+            Some(q) if q != this => return "Burstable",
+            Some(_) => {}
+        }
+    }
+    qos.unwrap_or("BestEffort")
 }
 
 /// autoscaling/v1's conversion to the internal version and back: the CPU target from the
@@ -335,7 +448,7 @@ mod tests {
             annotation(ds.as_map().unwrap(), TEMPLATE_GENERATION),
             Some("0")
         );
-        prepare(&kind, None, &mut ds, "");
+        prepare(&kind, None, &mut ds, "", "");
         assert_eq!(
             annotation(ds.as_map().unwrap(), TEMPLATE_GENERATION),
             Some("1")
@@ -345,7 +458,7 @@ mod tests {
             r#"{"metadata":{"name":"a","annotations":{"deprecated.daemonset.template.generation":"9"}},"spec":{"template":{"x":1}}}"#,
         )
         .unwrap();
-        prepare(&kind, Some(&old), &mut new, "");
+        prepare(&kind, Some(&old), &mut new, "", "");
         assert_eq!(
             annotation(new.as_map().unwrap(), TEMPLATE_GENERATION),
             Some("2")
@@ -355,6 +468,33 @@ mod tests {
         )
         .unwrap();
         assert!(round_trip_internal(&kind, &mut bad).is_err());
+    }
+
+    #[test]
+    fn pod_qos_classes() {
+        let spec = |json: &str| Value::from_json(json).unwrap().as_map().cloned().unwrap();
+        assert_eq!(
+            pod_qos(&spec(r#"{"containers":[{"name":"a"}]}"#)),
+            "BestEffort"
+        );
+        assert_eq!(
+            pod_qos(&spec(
+                r#"{"containers":[{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1000m","memory":"1024Mi"}}}]}"#
+            )),
+            "Guaranteed"
+        );
+        assert_eq!(
+            pod_qos(&spec(
+                r#"{"initContainers":[{}],"containers":[{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}]}"#
+            )),
+            "Burstable"
+        );
+        assert_eq!(
+            pod_qos(&spec(
+                r#"{"containers":[{"resources":{"limits":{"cpu":"1"}}}]}"#
+            )),
+            "Burstable"
+        );
     }
 
     #[test]

@@ -105,15 +105,17 @@ pub fn round_trip_internal(kind: &GroupVersionKind, object: &mut Value) -> Resul
     internal::round_trip_internal(kind, object)
 }
 
-/// What the registry strategy of `kind` does with the fields only the internal version holds,
-/// on a create (`stored` is `None`) or on an update of `stored` through `subresource` (`""`,
-/// `status`, `scale`): a DaemonSet's template generation (the annotation) is 1 when created,
-/// the stored one when updated, counted up when the pod template changes.
+/// What the registry strategy of `kind` does with the fields only the internal version holds
+/// and the status it sets on create, on a create (`stored` is `None`) or on an update of
+/// `stored` through `subresource` (`""`, `status`, `scale`) at `now` (RFC 3339): a DaemonSet's
+/// template generation (the annotation) is 1 when created, the stored one when updated,
+/// counted up when the pod template changes; a created Pod is `Pending` with its QoS class.
 pub fn prepare(
     kind: &GroupVersionKind,
     stored: Option<&Value>,
     object: &mut Value,
     subresource: &str,
+    now: &str,
 ) {
-    internal::prepare(kind, stored, object, subresource);
+    internal::prepare(kind, stored, object, subresource, now);
 }
