@@ -226,12 +226,32 @@ impl ApiServer {
         self.store
             .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
         let kind = gvk_of(&object);
-        let object = if crate::builtin::is_builtin(&kind) {
-            crate::builtin::decode(&kind, &object).map_or(object, |decoded| decoded.object)
-        } else {
-            object
-        };
-        self.store.insert(key, object);
+        if !crate::builtin::is_builtin(&kind) {
+            self.store.insert(key, object);
+            return;
+        }
+        let read =
+            crate::builtin::decode(&kind, &object).map_or_else(|_| object.clone(), |d| d.object);
+        let written = crate::builtin::round_trip(&kind, &object).map_or(object, |mut d| {
+            // The conversion's refusal was decode's too: then `read` is the object as given.
+            let _ = crate::builtin::round_trip_internal(&kind, &mut d.object);
+            d.object
+        });
+        self.store.insert_written(key, read, written);
+    }
+
+    /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
+    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`).
+    fn read_back(resource: &Resource, written: &Value) -> Value {
+        let mut read = written.clone();
+        if !resource.custom && crate::builtin::is_builtin(&resource.gvk()) {
+            let kind = resource.gvk();
+            crate::builtin::default(&kind, &mut read);
+            if crate::builtin::round_trip_internal(&kind, &mut read).is_err() {
+                return written.clone();
+            }
+        }
+        read
     }
 
     /// Removes the object at `key` from the store, without a request.
@@ -1027,9 +1047,12 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(key, object.clone());
         }
-        ok(code, object)
+        let read = Self::read_back(&call.resource, &object);
+        if !call.dry_run {
+            self.store.insert_written(key, read.clone(), object);
+        }
+        ok(code, read)
     }
 
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
@@ -1059,15 +1082,27 @@ impl ApiServer {
                 ok(200, object)
             }
         };
-        keep_entry_times_of_a_no_op(stored, &mut object);
-        if &object == stored {
-            return answer(self, object);
+        // A write that gives the bytes the storage holds changes nothing; the answer is the
+        // object as read.
+        let written = self
+            .store
+            .written(&call.key)
+            .cloned()
+            .unwrap_or_else(|| stored.clone());
+        keep_entry_times_of_a_no_op(&written, &mut object);
+        if object == written {
+            return answer(self, stored.clone());
         }
         // An object the server wrote has its generation; one put in without (a hand-made
         // live object) gets none invented.
         if let Some(current) = generation.as_ref().and_then(Value::as_int)
             && counts_generations(&call.resource)
-            && spec_changed(&call.resource, &call.target.subresource, stored, &object)
+            && spec_changed(
+                &call.resource,
+                &call.target.subresource,
+                stored,
+                &Self::read_back(&call.resource, &object),
+            )
         {
             set(
                 &mut object,
@@ -1087,7 +1122,8 @@ impl ApiServer {
                 self.store.remove(&call.key);
                 self.store.next_revision();
             }
-            return answer(self, object);
+            let read = Self::read_back(&call.resource, &object);
+            return answer(self, read);
         }
         if !call.dry_run {
             let rv = self.store.next_revision();
@@ -1096,9 +1132,13 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(call.key.clone(), object.clone());
         }
-        answer(self, object)
+        let read = Self::read_back(&call.resource, &object);
+        if !call.dry_run {
+            self.store
+                .insert_written(call.key.clone(), read.clone(), object);
+        }
+        answer(self, read)
     }
 }
 

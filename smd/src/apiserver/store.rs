@@ -34,6 +34,10 @@ impl ObjectKey {
 #[derive(Debug, Clone)]
 pub(super) struct Store {
     objects: BTreeMap<ObjectKey, Value>,
+    /// What the storage wrote for an object, where it is not what a read of it gives (a
+    /// built-in object is defaulted again when read back): the bytes a write is compared
+    /// with to find that it changes nothing.
+    written: BTreeMap<ObjectKey, Value>,
     revision: u64,
     uids: u64,
     names: u64,
@@ -48,6 +52,7 @@ impl Default for Store {
     fn default() -> Self {
         Store {
             objects: BTreeMap::new(),
+            written: BTreeMap::new(),
             revision: FIRST_REVISION,
             uids: 0,
             names: 0,
@@ -68,11 +73,30 @@ impl Store {
         self.objects.contains_key(key)
     }
 
+    /// Stores `object`, which reads back as it is.
     pub fn insert(&mut self, key: ObjectKey, object: Value) {
+        self.written.remove(&key);
         self.objects.insert(key, object);
     }
 
+    /// Stores `written`, which reads back as `read`.
+    pub fn insert_written(&mut self, key: ObjectKey, read: Value, written: Value) {
+        if written == read {
+            self.written.remove(&key);
+        } else {
+            self.written.insert(key.clone(), written);
+        }
+        self.objects.insert(key, read);
+    }
+
+    /// What the storage wrote for the object under `key` (what a read gives, unless
+    /// [`Store::insert_written`] said otherwise).
+    pub fn written(&self, key: &ObjectKey) -> Option<&Value> {
+        self.written.get(key).or_else(|| self.objects.get(key))
+    }
+
     pub fn remove(&mut self, key: &ObjectKey) -> Option<Value> {
+        self.written.remove(key);
         self.objects.remove(key)
     }
 

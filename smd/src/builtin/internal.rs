@@ -25,7 +25,8 @@
 //!
 //! [`prepare`] is the strategies' part: a DaemonSet's template generation is 1 on create, the
 //! stored one on update, counted up when the pod template changes; a Pod's status on create
-//! (`Pending`, its QoS class, the scheduling-gated condition).
+//! (`Pending`, its QoS class, the scheduling-gated condition); a Namespace's on create
+//! (`Active`, the `kubernetes` finalizer), its finalizers kept by an update.
 
 use smd_fieldpath::Value;
 use smd_fieldpath::value::Map;
@@ -125,8 +126,53 @@ pub fn prepare(
                 pod_created(map, now);
             }
         }
+        ("", "v1", "Namespace") => namespace(stored, object, subresource),
         _ => {}
     }
+}
+
+/// The Namespace strategy: created `Active` with the `kubernetes` finalizer; an update of the
+/// main resource keeps the stored finalizers (only the `finalize` subresource changes them).
+fn namespace(stored: Option<&Value>, object: &mut Value, subresource: &str) {
+    let Some(map) = object.as_map_mut() else {
+        return;
+    };
+    let finalizers = |m: &Map| {
+        m.get("spec")
+            .and_then(Value::as_map)
+            .and_then(|s| s.get("finalizers"))
+            .cloned()
+    };
+    let kept = match stored {
+        None => {
+            let mut status = Map::new();
+            status.insert("phase", Value::from("Active"));
+            map.insert("status", Value::Map(status));
+            let mut list = finalizers(map)
+                .and_then(|f| f.as_list().map(<[Value]>::to_vec))
+                .unwrap_or_default();
+            if !list.iter().any(|f| f.as_str() == Some("kubernetes")) {
+                list.push(Value::from("kubernetes"));
+            }
+            Some(Value::List(list))
+        }
+        Some(_) if subresource == "status" => return,
+        Some(old) => old.as_map().and_then(finalizers),
+    };
+    let spec = match map.get_mut("spec").and_then(Value::as_map_mut) {
+        Some(spec) => spec,
+        None => {
+            map.insert("spec", Value::Map(Map::new()));
+            match map.get_mut("spec").and_then(Value::as_map_mut) {
+                Some(spec) => spec,
+                None => return,
+            }
+        }
+    };
+    match kept {
+        Some(f) => spec.insert("finalizers", f),
+        None => spec.remove("finalizers"),
+    };
 }
 
 /// The DaemonSet strategy's template generation: at least 1 on create, the stored one on an

@@ -676,11 +676,7 @@ impl Endpoint {
         if self.decodes_builtin()
             && let Ok(stored_form) = crate::builtin::round_trip(&self.kind, &out)
         {
-            // What the storage hands back is decoded from what it wrote, so defaulted again
-            // (a claim's reset status reads back as `phase: Pending`), and that is both the
-            // answer and the next write's live object.
             let mut stored_form = stored_form.object;
-            crate::builtin::default(&self.kind, &mut stored_form);
             // The entries are the field manager's own encoding (a `fieldsV1` is raw bytes in
             // the Go object, written back as they are), which the round trip would re-sort.
             match get_path(&out, &["metadata", "managedFields"]) {
