@@ -472,52 +472,60 @@ impl ApiServer {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
-        let mut name = nested_str(&body, &["metadata", "name"]).to_owned();
-        if name.is_empty() {
-            let prefix = nested_str(&body, &["metadata", "generateName"]).to_owned();
-            if prefix.is_empty() {
-                return status::invalid(
-                    group_if_custom(&call.resource),
-                    &call.resource.kind,
-                    "",
-                    vec![Cause {
-                        kind: "FieldValueRequired".into(),
-                        message: "Required value: name or generateName is required".into(),
-                        field: "metadata.name".into(),
-                    }],
-                );
-            }
-            name = format!("{prefix}{}", self.store.next_name_suffix());
-            set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
-        }
-        let key = ObjectKey::new(
-            &call.key.group,
-            &call.key.plural,
-            &call.key.namespace,
-            &name,
-        );
-        if self.store.contains(&key) {
-            return status::already_exists(&call.resource.group, &call.resource.plural, &name);
-        }
+        // The body is decoded before anything else looks at it: its warnings go with every
+        // answer that follows (a 409 for a name taken, a 422 as much as a 201).
         let (mut body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
-        // The storage sets these; a body's own are dropped.
-        for field in ["resourceVersion", "uid", "generation", "deletionTimestamp"] {
-            remove(&mut body, &["metadata", field]);
-        }
-        let resource = call.resource.clone();
-        let Some(endpoint) = self.endpoint(&resource) else {
-            return status::no_route();
+        let mut response = 'answer: {
+            let mut name = nested_str(&body, &["metadata", "name"]).to_owned();
+            if name.is_empty() {
+                let prefix = nested_str(&body, &["metadata", "generateName"]).to_owned();
+                if prefix.is_empty() {
+                    break 'answer status::invalid(
+                        group_if_custom(&call.resource),
+                        &call.resource.kind,
+                        "",
+                        vec![Cause {
+                            kind: "FieldValueRequired".into(),
+                            message: "Required value: name or generateName is required".into(),
+                            field: "metadata.name".into(),
+                        }],
+                    );
+                }
+                name = format!("{prefix}{}", self.store.next_name_suffix());
+                set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
+            }
+            let key = ObjectKey::new(
+                &call.key.group,
+                &call.key.plural,
+                &call.key.namespace,
+                &name,
+            );
+            if self.store.contains(&key) {
+                break 'answer status::already_exists(
+                    &call.resource.group,
+                    &call.resource.plural,
+                    &name,
+                );
+            }
+            // The storage sets these; a body's own are dropped.
+            for field in ["resourceVersion", "uid", "generation", "deletionTimestamp"] {
+                remove(&mut body, &["metadata", field]);
+            }
+            let resource = call.resource.clone();
+            let Some(endpoint) = self.endpoint(&resource) else {
+                break 'answer status::no_route();
+            };
+            let written = match endpoint.create(body, &manager, call.now) {
+                Ok(w) => w,
+                Err(e) => break 'answer self.refuse(e),
+            };
+            let object = self.finish_create(&call, written.object);
+            self.store_answer(&call, key, object, 201)
         };
-        let written = match endpoint.create(body, &manager, call.now) {
-            Ok(w) => w,
-            Err(e) => return self.refuse(e),
-        };
-        let object = self.finish_create(&call, written.object);
-        let mut response = self.store_answer(&call, key, object, 201);
-        response.warnings = warnings;
+        response.warnings.splice(0..0, warnings);
         response
     }
 
@@ -543,27 +551,29 @@ impl ApiServer {
         if let Some(refusal) = set_namespace(&mut body, &call.target) {
             return refusal;
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(&call);
-        };
-        if let Some(refusal) = preconditions(&call, &body, &stored) {
-            return refusal;
-        }
+        // Decoded first: its warnings go with every answer that follows (a 404 too).
         let (body, warnings) = match self.decode_builtin(&call, body, true) {
             Ok(d) => d,
             Err(r) => return r,
         };
-        let resource = call.resource.clone();
-        let Some(endpoint) = self.endpoint(&resource) else {
-            return status::no_route();
-        };
-        let written =
-            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
-                Ok(w) => w,
-                Err(e) => return self.refuse(e),
+        let mut response = 'answer: {
+            let Some(stored) = self.store.get(&call.key).cloned() else {
+                break 'answer not_found(&call);
             };
-        let mut response = self.finish_update(&call, &stored, written.object);
-        response.warnings = warnings;
+            if let Some(refusal) = preconditions(&call, &body, &stored) {
+                break 'answer refusal;
+            }
+            let resource = call.resource.clone();
+            let Some(endpoint) = self.endpoint(&resource) else {
+                break 'answer status::no_route();
+            };
+            let subresource = &call.target.subresource;
+            match endpoint.update(&stored, body, &manager, subresource, call.now) {
+                Ok(written) => self.finish_update(&call, &stored, written.object),
+                Err(e) => self.refuse(e),
+            }
+        };
+        response.warnings.splice(0..0, warnings);
         response
     }
 
@@ -805,16 +815,14 @@ impl ApiServer {
             Err(r) => return r,
         };
         let resource = call.resource.clone();
-        let Some(endpoint) = self.endpoint(&resource) else {
-            return status::no_route();
+        let mut response = match self.endpoint(&resource).map(|endpoint| {
+            endpoint.update(&stored, body, &manager, &call.target.subresource, call.now)
+        }) {
+            None => status::no_route(),
+            Some(Ok(written)) => self.finish_update(&call, &stored, written.object),
+            Some(Err(e)) => self.refuse(e),
         };
-        let written =
-            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
-                Ok(w) => w,
-                Err(e) => return self.refuse(e),
-            };
-        let mut response = self.finish_update(&call, &stored, written.object);
-        response.warnings = warnings;
+        response.warnings.splice(0..0, warnings);
         response
     }
 
