@@ -332,9 +332,10 @@ fn hpa_v1(map: &mut Map) {
             })
             .map(str::to_owned)
     };
+    let behavior = annotation(map, HPA_ROUND_TRIP[1]).and_then(hpa_behavior_text);
     let keep = [
         holds(HPA_ROUND_TRIP[0], true),
-        holds(HPA_ROUND_TRIP[1], false),
+        behavior,
         None,
         None,
         holds(HPA_ROUND_TRIP[4], true),
@@ -352,6 +353,111 @@ fn hpa_v1(map: &mut Map) {
     {
         spec.insert("targetCPUUtilizationPercentage", Value::Int(80));
     }
+}
+
+/// The behavior annotation as the conversion reads it into the internal
+/// `HorizontalPodAutoscalerBehavior` (Go field names, matched case-insensitively, no `json`
+/// tags) and writes it back (every field, nil ones as `null`); `None` when it does not decode
+/// or holds neither direction.
+fn hpa_behavior_text(text: &str) -> Option<String> {
+    let value = Value::from_json(text).ok()?;
+    let Value::Map(behavior) = value else {
+        return None;
+    };
+    let up = hpa_rules(field(&behavior, "ScaleUp"))?;
+    let down = hpa_rules(field(&behavior, "ScaleDown"))?;
+    if up.is_none() && down.is_none() {
+        return None;
+    }
+    let text = |r: Option<String>| r.unwrap_or_else(|| "null".to_owned());
+    Some(format!(
+        "{{\"ScaleUp\":{},\"ScaleDown\":{}}}",
+        text(up),
+        text(down)
+    ))
+}
+
+/// One direction's `HPAScalingRules`: `Some(None)` for nil, `None` when it does not decode.
+fn hpa_rules(value: Option<&Value>) -> Option<Option<String>> {
+    let rules = match value {
+        None | Some(Value::Null) => return Some(None),
+        Some(Value::Map(m)) => m,
+        Some(_) => return None,
+    };
+    let window = match field(rules, "StabilizationWindowSeconds") {
+        None | Some(Value::Null) => "null".to_owned(),
+        Some(v) => int32(v)?.to_string(),
+    };
+    let mut out = format!("{{\"StabilizationWindowSeconds\":{window},\"SelectPolicy\":");
+    match field(rules, "SelectPolicy") {
+        None | Some(Value::Null) => out.push_str("null"),
+        Some(Value::String(p)) => smd_fieldpath::value::gojson::write_string(&mut out, p),
+        Some(_) => return None,
+    }
+    out.push_str(",\"Policies\":");
+    match field(rules, "Policies") {
+        None | Some(Value::Null) => out.push_str("null"),
+        Some(Value::List(policies)) => {
+            out.push('[');
+            for (i, policy) in policies.iter().enumerate() {
+                let Value::Map(p) = policy else {
+                    return None;
+                };
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str("{\"Type\":");
+                match field(p, "Type") {
+                    None | Some(Value::Null) => out.push_str("\"\""),
+                    Some(Value::String(t)) => {
+                        smd_fieldpath::value::gojson::write_string(&mut out, t);
+                    }
+                    Some(_) => return None,
+                }
+                let number = |k: &str| match field(p, k) {
+                    None | Some(Value::Null) => Some(0),
+                    Some(v) => int32(v),
+                };
+                out.push_str(&format!(
+                    ",\"Value\":{},\"PeriodSeconds\":{}}}",
+                    number("Value")?,
+                    number("PeriodSeconds")?
+                ));
+            }
+            out.push(']');
+        }
+        Some(_) => return None,
+    }
+    out.push_str(",\"Tolerance\":");
+    match field(rules, "Tolerance") {
+        None | Some(Value::Null) => out.push_str("null"),
+        Some(Value::String(q)) => {
+            let canonical = super::quantity::canonical(q.trim()).ok()?;
+            smd_fieldpath::value::gojson::write_string(&mut out, &canonical);
+        }
+        Some(Value::Int(n)) => {
+            let canonical = super::quantity::canonical(&n.to_string()).ok()?;
+            smd_fieldpath::value::gojson::write_string(&mut out, &canonical);
+        }
+        Some(_) => return None,
+    }
+    out.push('}');
+    Some(Some(out))
+}
+
+/// A struct field as `encoding/json` finds it for a Go field name: the exact key, else one
+/// equal to it ignoring case.
+fn field<'a>(map: &'a Map, name: &str) -> Option<&'a Value> {
+    map.get(name).or_else(|| {
+        map.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    })
+}
+
+/// A JSON integer that fits an `int32`.
+fn int32(v: &Value) -> Option<i32> {
+    v.as_int().and_then(|n| i32::try_from(n).ok())
 }
 
 /// core/v1 Secret: `stringData` written over `data`, then gone.
