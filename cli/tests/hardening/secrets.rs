@@ -50,13 +50,15 @@ stringData:
   token: STRINGDATA-SECRET-5
 ";
 
-/// Every secret value above (base64 as written, and the stringData plain text).
-const VALUES: [&str; 5] = [
+/// Every secret value above (base64 as written, the stringData plain text, and that text in
+/// base64, as the API server folds `stringData` into `data`).
+const VALUES: [&str; 6] = [
     "TElWRS1TRUNSRVQtMQ==",
     "U0FNRS1TRUNSRVQtMg==",
     "TUFOSUZFU1QtU0VDUkVULTM=",
     "QURERUQtU0VDUkVULTQ=",
     "STRINGDATA-SECRET-5",
+    "U1RSSU5HREFUQS1TRUNSRVQtNQ==",
 ];
 
 /// A program that prints both directories' files, as `cat` would.
@@ -171,10 +173,11 @@ fn show_secrets_shows_them() {
     args.push("--show-secrets");
     let run = smd(&s, &args, &[]);
     assert_eq!(run.code, 3, "{run:?}");
+    // The stringData token is in data by then, base64 (the server folds it in).
     for value in [
         "TElWRS1TRUNSRVQtMQ==",
         "TUFOSUZFU1QtU0VDUkVULTM=",
-        "STRINGDATA-SECRET-5",
+        "U1RSSU5HREFUQS1TRUNSRVQtNQ==",
     ] {
         assert!(run.stdout.contains(value), "{value}: {}", run.stdout);
     }

@@ -677,10 +677,7 @@ impl ApiServer {
     /// Stores a deletion's marking as an update (a new revision unless nothing changed; none
     /// on a dry run), and gives the object as written.
     fn write(&mut self, call: &Call<'_>, options: &DeleteOptions, mut object: Value) -> Value {
-        if options.dry_run()
-            || (self.store.get(&call.key) == Some(&object)
-                && !self.store.writes_even_unchanged(&call.key))
-        {
+        if options.dry_run() || self.store.written(&call.key) == Some(&object) {
             return object;
         }
         let rv = self.store.next_revision();

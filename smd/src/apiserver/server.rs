@@ -13,7 +13,7 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{self, ObjectKey, Store};
+use super::store::{ObjectKey, Store};
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
@@ -231,12 +231,32 @@ impl ApiServer {
         self.store
             .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
         let kind = gvk_of(&object);
-        let object = if crate::builtin::is_builtin(&kind) {
-            crate::builtin::decode(&kind, &object).map_or(object, |decoded| decoded.object)
-        } else {
-            object
-        };
-        self.store.insert(key, object);
+        if !crate::builtin::is_builtin(&kind) {
+            self.store.insert(key, object);
+            return;
+        }
+        let read =
+            crate::builtin::decode(&kind, &object).map_or_else(|_| object.clone(), |d| d.object);
+        let written = crate::builtin::round_trip(&kind, &object).map_or(object, |mut d| {
+            // The conversion's refusal was decode's too: then `read` is the object as given.
+            let _ = crate::builtin::round_trip_internal(&kind, &mut d.object);
+            d.object
+        });
+        self.store.insert_written(key, read, written);
+    }
+
+    /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
+    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`).
+    fn read_back(resource: &Resource, written: &Value) -> Value {
+        let mut read = written.clone();
+        if !resource.custom && crate::builtin::is_builtin(&resource.gvk()) {
+            let kind = resource.gvk();
+            crate::builtin::default(&kind, &mut read);
+            if crate::builtin::round_trip_internal(&kind, &mut read).is_err() {
+                return written.clone();
+            }
+        }
+        read
     }
 
     /// Removes the object at `key` from the store, without a request.
@@ -981,16 +1001,14 @@ impl ApiServer {
                 Err(r) => return r,
             };
         let resource = call.resource.clone();
-        let Some(endpoint) = self.endpoint(&resource) else {
-            return status::no_route();
+        let mut response = match self.endpoint(&resource).map(|endpoint| {
+            endpoint.update(&stored, body, &manager, &call.target.subresource, call.now)
+        }) {
+            None => status::no_route(),
+            Some(Ok(written)) => self.finish_update(&call, &stored, written.object),
+            Some(Err(e)) => self.refuse(e),
         };
-        let written =
-            match endpoint.update(&stored, body, &manager, &call.target.subresource, call.now) {
-                Ok(w) => w,
-                Err(e) => return self.refuse(e),
-            };
-        let mut response = self.finish_update(&call, &stored, written.object);
-        response.warnings = warnings;
+        response.warnings.splice(0..0, warnings);
         response
     }
 
@@ -1027,16 +1045,12 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(key.clone(), object.clone());
-            if store::stored_without_read_defaults(
-                &call.resource.group,
-                &call.resource.plural,
-                call.resource.custom,
-            ) {
-                self.store.mark_stored_without_read_defaults(&key);
-            }
         }
-        ok(code, object)
+        let read = Self::read_back(&call.resource, &object);
+        if !call.dry_run {
+            self.store.insert_written(key, read.clone(), object);
+        }
+        ok(code, read)
     }
 
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
@@ -1067,15 +1081,27 @@ impl ApiServer {
                 ok(200, object)
             }
         };
-        keep_entry_times_of_a_no_op(stored, &mut object);
-        if &object == stored && !self.store.writes_even_unchanged(&call.key) {
-            return answer(self, object);
+        // A write that gives the bytes the storage holds changes nothing; the answer is the
+        // object as read.
+        let written = self
+            .store
+            .written(&call.key)
+            .cloned()
+            .unwrap_or_else(|| stored.clone());
+        keep_entry_times_of_a_no_op(&written, &mut object);
+        if object == written {
+            return answer(self, stored.clone());
         }
         // An object the server wrote has its generation; one put in without (a hand-made
         // live object) gets none invented.
         if let Some(current) = generation.as_ref().and_then(Value::as_int)
             && counts_generations(&call.resource)
-            && spec_changed(&call.resource, stored, &object)
+            && spec_changed(
+                &call.resource,
+                &call.target.subresource,
+                stored,
+                &Self::read_back(&call.resource, &object),
+            )
         {
             set(
                 &mut object,
@@ -1090,7 +1116,8 @@ impl ApiServer {
                 self.store.remove(&call.key);
                 self.store.next_revision();
             }
-            return answer(self, object);
+            let read = Self::read_back(&call.resource, &object);
+            return answer(self, read);
         }
         if !call.dry_run {
             let rv = self.store.next_revision();
@@ -1099,9 +1126,13 @@ impl ApiServer {
                 &["metadata", "resourceVersion"],
                 Value::from(rv),
             );
-            self.store.insert(call.key.clone(), object.clone());
         }
-        answer(self, object)
+        let read = Self::read_back(&call.resource, &object);
+        if !call.dry_run {
+            self.store
+                .insert_written(call.key.clone(), read.clone(), object);
+        }
+        answer(self, read)
     }
 }
 
@@ -1516,11 +1547,20 @@ fn counts_generations(resource: &Resource) -> bool {
 }
 
 /// Whether an update changed more than metadata (and status, where the status is a
-/// subresource of its own).
-fn spec_changed(resource: &Resource, old: &Value, new: &Value) -> bool {
+/// subresource of its own); a Deployment's annotations count too, outside its status
+/// subresource, as its strategy copies them to its ReplicaSets.
+fn spec_changed(resource: &Resource, subresource: &str, old: &Value, new: &Value) -> bool {
+    let deployment = !resource.custom
+        && resource.group == "apps"
+        && resource.plural == "deployments"
+        && subresource != "status";
     let strip = |v: &Value| -> Map {
         let mut m = v.as_map().cloned().unwrap_or_default();
+        let annotations = get(v, &["metadata", "annotations"]).cloned();
         m.remove("metadata");
+        if deployment && let Some(a) = annotations {
+            m.insert("metadata", a);
+        }
         if resource.status {
             m.remove("status");
         }

@@ -1,7 +1,7 @@
 //! The objects the server holds, as etcd holds them for it: one revision counter for the whole
 //! server (each write's `resourceVersion`), uids drawn in order.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use smd_fieldpath::Value;
 
@@ -34,9 +34,10 @@ impl ObjectKey {
 #[derive(Debug, Clone)]
 pub(super) struct Store {
     objects: BTreeMap<ObjectKey, Value>,
-    /// Objects whose stored form lacks fields reading defaults (see
-    /// [`stored_without_read_defaults`]) until their next write.
-    reread: BTreeSet<ObjectKey>,
+    /// What the storage wrote for an object, where it is not what a read of it gives (a
+    /// built-in object is defaulted again when read back): the bytes a write is compared
+    /// with to find that it changes nothing.
+    written: BTreeMap<ObjectKey, Value>,
     revision: u64,
     uids: u64,
     names: u64,
@@ -51,23 +52,12 @@ impl Default for Store {
     fn default() -> Self {
         Store {
             objects: BTreeMap::new(),
-            reread: BTreeSet::new(),
+            written: BTreeMap::new(),
             revision: FIRST_REVISION,
             uids: 0,
             names: 0,
         }
     }
-}
-
-/// The resources whose registry stores a created object without a field that decoding it
-/// defaults: a PersistentVolumeClaim's create strategy empties its status after the request's
-/// defaults gave it `phase: Pending`, so etcd holds no phase, every read defaults it again, and
-/// the first update, which writes the phase, is never a no-op. (group, plural).
-const CREATED_WITHOUT_READ_DEFAULTS: &[(&str, &str)] = &[("", "persistentvolumeclaims")];
-
-/// Whether a created object of `group`'s `plural` is stored without fields reading defaults.
-pub(super) fn stored_without_read_defaults(group: &str, plural: &str, custom: bool) -> bool {
-    !custom && CREATED_WITHOUT_READ_DEFAULTS.contains(&(group, plural))
 }
 
 /// The characters of a `generateName` suffix (`apiserver/pkg/storage/names`: no vowels, no
@@ -83,28 +73,31 @@ impl Store {
         self.objects.contains_key(key)
     }
 
+    /// Stores `object`, which reads back as it is.
     pub fn insert(&mut self, key: ObjectKey, object: Value) {
-        self.reread.remove(&key);
+        self.written.remove(&key);
         self.objects.insert(key, object);
     }
 
-    pub fn remove(&mut self, key: &ObjectKey) -> Option<Value> {
-        self.reread.remove(key);
-        self.objects.remove(key)
-    }
-
-    /// Records that the object just created at `key` is stored without fields that reading
-    /// it defaults: its next update is a write even when it changes nothing a client sees.
-    pub fn mark_stored_without_read_defaults(&mut self, key: &ObjectKey) {
-        if self.objects.contains_key(key) {
-            self.reread.insert(key.clone());
+    /// Stores `written`, which reads back as `read`.
+    pub fn insert_written(&mut self, key: ObjectKey, read: Value, written: Value) {
+        if written == read {
+            self.written.remove(&key);
+        } else {
+            self.written.insert(key.clone(), written);
         }
+        self.objects.insert(key, read);
     }
 
-    /// Whether an update of `key` that changes nothing a client sees still writes (the stored
-    /// form differs from the object as read).
-    pub fn writes_even_unchanged(&self, key: &ObjectKey) -> bool {
-        self.reread.contains(key)
+    /// What the storage wrote for the object under `key` (what a read gives, unless
+    /// [`Store::insert_written`] said otherwise).
+    pub fn written(&self, key: &ObjectKey) -> Option<&Value> {
+        self.written.get(key).or_else(|| self.objects.get(key))
+    }
+
+    pub fn remove(&mut self, key: &ObjectKey) -> Option<Value> {
+        self.written.remove(key);
+        self.objects.remove(key)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&ObjectKey, &Value)> {

@@ -5,10 +5,12 @@
 //! merged result of an apply.
 //!
 //! Issue 12, item 4. [`round_trip`] is the Go types' round trip ([`gotypes`] holds the types,
-//! written by `gogen gotypes`); the defaults are [`default`]'s.
+//! written by `gogen gotypes`); the defaults are [`default`]'s; [`round_trip_internal`] and
+//! [`prepare`] are what the internal version and the strategies do to the fields it alone has.
 
 mod gotime;
 pub mod gotypes;
+mod internal;
 pub mod quantity;
 mod roundtrip;
 
@@ -86,9 +88,34 @@ pub fn default(kind: &GroupVersionKind, object: &mut Value) {
     defaults::default(kind, object);
 }
 
-/// What the API server makes of a body of `kind`: [`round_trip`], then [`default`].
+/// What the API server makes of a body of `kind`: [`round_trip`], then [`default`], then
+/// [`round_trip_internal`].
 pub fn decode(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, DecodeError> {
     let mut decoded = round_trip(kind, object)?;
     default(kind, &mut decoded.object);
+    round_trip_internal(kind, &mut decoded.object)?;
     Ok(decoded)
+}
+
+/// A decoded and defaulted object of `kind` converted to the internal version the server
+/// holds and back: what the hand-written conversions add or drop (a DaemonSet's
+/// `deprecated.daemonset.template.generation` annotation, a Secret's `stringData` folded into
+/// `data`, ...), or their refusal (an annotation that is no integer) in Go's words.
+pub fn round_trip_internal(kind: &GroupVersionKind, object: &mut Value) -> Result<(), DecodeError> {
+    internal::round_trip_internal(kind, object)
+}
+
+/// What the registry strategy of `kind` does with the fields only the internal version holds
+/// and the status it sets on create, on a create (`stored` is `None`) or on an update of
+/// `stored` through `subresource` (`""`, `status`, `scale`) at `now` (RFC 3339): a DaemonSet's
+/// template generation (the annotation) is 1 when created, the stored one when updated,
+/// counted up when the pod template changes; a created Pod is `Pending` with its QoS class.
+pub fn prepare(
+    kind: &GroupVersionKind,
+    stored: Option<&Value>,
+    object: &mut Value,
+    subresource: &str,
+    now: &str,
+) {
+    internal::prepare(kind, stored, object, subresource, now);
 }

@@ -49,6 +49,35 @@ pub fn canonical(text: &str) -> Result<String, QuantityError> {
     Ok(write(dec, format))
 }
 
+/// Whether two quantity texts hold the same value (`Quantity.Cmp` is 0: `1Gi` and
+/// `1073741824`, `1` and `1000m`); a text that does not parse holds none.
+pub fn same_value(a: &str, b: &str) -> bool {
+    match (value_of(a), value_of(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether a quantity text is zero (`Quantity.IsZero`; a text that does not parse is not).
+pub fn is_zero(text: &str) -> bool {
+    value_of(text).is_some_and(|(_, digits, _)| digits.is_empty())
+}
+
+/// A quantity's value in one form per value: sign, digits with no trailing zeros, scale.
+fn value_of(text: &str) -> Option<(bool, Vec<u8>, i32)> {
+    let (dec, _, _) = parse(text).ok()?;
+    let mut digits = dec.digits;
+    let mut scale = dec.scale;
+    while digits.last() == Some(&0) {
+        digits.pop();
+        scale = scale.wrapping_sub(1);
+    }
+    if digits.is_empty() {
+        return Some((false, digits, 0));
+    }
+    Some((dec.negative, digits, scale))
+}
+
 struct Parts<'a> {
     positive: bool,
     value: &'a str,
@@ -476,5 +505,22 @@ impl Dec {
             return None;
         }
         Some(if self.negative { -magnitude } else { magnitude })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_compared_across_forms() {
+        assert!(same_value("1Gi", "1073741824"));
+        assert!(same_value("1", "1000m"));
+        assert!(same_value("1024Mi", "1Gi"));
+        assert!(!same_value("1", "1001m"));
+        assert!(same_value("0", "0m"));
+        assert!(!same_value("x", "x"));
+        assert!(is_zero("0Mi"));
+        assert!(!is_zero("1m"));
     }
 }

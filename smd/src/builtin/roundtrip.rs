@@ -846,7 +846,7 @@ fn micro_time(s: &str) -> Result<(Timestamp, u32), String> {
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-fn base64_encode(b: &[u8]) -> String {
+pub(super) fn base64_encode(b: &[u8]) -> String {
     let mut out = String::with_capacity(b.len().div_ceil(3) * 4);
     for chunk in b.chunks(3) {
         let n = chunk

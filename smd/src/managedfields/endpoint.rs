@@ -652,7 +652,8 @@ impl Endpoint {
     }
 
     /// What the registry does with the field manager's output before storing it: values under
-    /// the reset paths come from the stored object (or go, on a create); `uid` and
+    /// the reset paths come from the stored object (or go, on a create); the fields only the
+    /// internal version has as the strategy sets them ([`crate::builtin::prepare`]); `uid` and
     /// `creationTimestamp` are the stored object's, or set on a create. With built-in decoding
     /// the result is then what the server stores: its Go object encoded, so a reset status is
     /// `status: {}` (with the fields its struct always writes) where smd would drop it, and
@@ -681,6 +682,9 @@ impl Endpoint {
         match managed {
             Some(m) => set_path(&mut out, &["metadata", "managedFields"], m),
             None => remove_path(&mut out, &["metadata", "managedFields"]),
+        }
+        if self.decodes_builtin() {
+            crate::builtin::prepare(&self.kind, stored, &mut out, subresource, &now.to_string());
         }
         match stored {
             None => {
@@ -718,9 +722,9 @@ impl Endpoint {
         if self.decodes_builtin()
             && let Ok(stored_form) = crate::builtin::round_trip(&self.kind, &out)
         {
+            let mut stored_form = stored_form.object;
             // The entries are the field manager's own encoding (a `fieldsV1` is raw bytes in
             // the Go object, written back as they are), which the round trip would re-sort.
-            let mut stored_form = stored_form.object;
             match get_path(&out, &["metadata", "managedFields"]) {
                 Some(m) => set_path(&mut stored_form, &["metadata", "managedFields"], m.clone()),
                 None => remove_path(&mut stored_form, &["metadata", "managedFields"]),

@@ -212,10 +212,17 @@ impl FieldManager {
             return Ok((Some(merged), managed));
         }
         // The server converts the merged object to its Go type, defaults it and converts it
-        // back (`IN/structuredmerge.go:165-181`).
-        let decoded = crate::builtin::decode(&self.kind, &merged).map_err(|e| {
+        // to the internal version (`IN/structuredmerge.go:165-181`), each with its error.
+        let mut decoded = crate::builtin::round_trip(&self.kind, &merged).map_err(|e| {
             Error::internal(format!(
                 "failed to convert new object ({}) to proper version: {e}",
+                describe(applied)
+            ))
+        })?;
+        crate::builtin::default(&self.kind, &mut decoded.object);
+        crate::builtin::round_trip_internal(&self.kind, &mut decoded.object).map_err(|e| {
+            Error::internal(format!(
+                "failed to convert to unversioned ({}): {e}",
                 describe(applied)
             ))
         })?;
