@@ -535,6 +535,21 @@ pub(super) fn custom_kind_invalid(body: &Value, target: &Target, name: &str) -> 
     ))
 }
 
+/// A custom resource's body with its `metadata` coerced as the server's schema coercer does:
+/// through Go's `ObjectMeta` and back, so the empty fields it omits are gone (an update's
+/// `managedFields: []` resets nothing on a custom resource). Metadata that does not decode is
+/// left for the checks after to refuse.
+fn coerce_custom_metadata(mut body: Value) -> Value {
+    if let Some(object) = body.as_map_mut()
+        && let Some(metadata) = object.get_mut("metadata")
+        && metadata.as_map().is_some()
+        && let Ok(decoded) = crate::builtin::round_trip_object_meta(metadata)
+    {
+        *metadata = decoded.object;
+    }
+    body
+}
+
 /// A built-in body as the server decodes it into the endpoint's Go type and defaults it
 /// (custom resources are kept as sent), with the `fieldValidation` warnings or refusal of the
 /// fields its Go type lacks and, when `sent` (the body is the request's, not a patch's
@@ -547,7 +562,7 @@ pub(super) fn decode_builtin(
     sent: bool,
 ) -> Result<(Value, Vec<String>), Response> {
     if target.custom {
-        return Ok((body, Vec::new()));
+        return Ok((coerce_custom_metadata(body), Vec::new()));
     }
     let gvk = &target.gvk;
     let decoded = crate::builtin::decode(gvk, &body)

@@ -562,8 +562,14 @@ impl ApiServer {
                 None,
             );
         }
-        if self.store.contains(&key) {
-            return status::already_exists(&call.resource.group, &call.resource.plural, &name);
+        if let Some(existing) = self.store.get(&key) {
+            let being_deleted = get(existing, &["metadata", "deletionTimestamp"]).is_some();
+            return status::already_exists(
+                &call.resource.group,
+                &call.resource.plural,
+                &name,
+                being_deleted,
+            );
         }
         // The handler wipes these before the field manager sees the body; the storage sets
         // the resourceVersion.

@@ -137,13 +137,24 @@ pub(super) fn method_not_allowed() -> Response {
     )
 }
 
-/// 409 `AlreadyExists`.
-pub(super) fn already_exists(group: &str, plural: &str, name: &str) -> Response {
+/// 409 `AlreadyExists`; the storage says so first when the object there is `being_deleted`
+/// (it has a `deletionTimestamp`: finalizers hold it).
+pub(super) fn already_exists(
+    group: &str,
+    plural: &str,
+    name: &str,
+    being_deleted: bool,
+) -> Response {
     failure(
         409,
         "AlreadyExists",
         &format!(
-            "{} {} already exists",
+            "{}{} {} already exists",
+            if being_deleted {
+                "object is being deleted: "
+            } else {
+                ""
+            },
             qualified(plural, group),
             quote(name)
         ),

@@ -83,6 +83,32 @@ pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, De
     })
 }
 
+/// An object's `metadata` through Go's `ObjectMeta` and back, as the API server coerces a
+/// custom resource's metadata (its fields' `omitempty`: `managedFields: []` or `labels: {}`
+/// go; unknown fields dropped, and listed).
+pub fn round_trip_object_meta(metadata: &Value) -> Result<Decoded, DecodeError> {
+    const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+    let types = gotypes::gotypes().map_err(|e| DecodeError {
+        message: format!("smd: the table of Go types does not load: {e}"),
+    })?;
+    let Some(index) = types.index_of(OBJECT_META) else {
+        return Err(DecodeError {
+            message: format!("smd: the table of Go types lacks {OBJECT_META}"),
+        });
+    };
+    let mut walk = roundtrip::Walk::new(types);
+    let decoded = walk.decode(metadata, &gotypes::Shape::Named(index), OBJECT_META, 0);
+    if let Some(failure) = walk.error {
+        return Err(DecodeError {
+            message: failure.to_string(),
+        });
+    }
+    Ok(Decoded {
+        object: walk.encode(&decoded),
+        unknown_fields: walk.strict,
+    })
+}
+
 /// The scheme's defaulting of `kind` applied to an object that went through [`round_trip`].
 pub fn default(kind: &GroupVersionKind, object: &mut Value) {
     defaults::default(kind, object);
