@@ -56,48 +56,47 @@ pub fn is_builtin(kind: &GroupVersionKind) -> bool {
 /// against their Go width, quantities canonical, times in UTC to the second, bytes re-encoded.
 /// An object of a kind that is not built in comes back unchanged.
 pub fn round_trip(kind: &GroupVersionKind, object: &Value) -> Result<Decoded, DecodeError> {
-    let identity = || Decoded {
-        object: object.clone(),
-        unknown_fields: Vec::new(),
-    };
-    let types = gotypes::gotypes().map_err(|e| DecodeError {
-        message: format!("smd: the table of Go types does not load: {e}"),
-    })?;
-    let Some(t) = types.kind(kind) else {
-        return Ok(identity());
-    };
-    let Some(index) = types.index_of(&t.name) else {
-        return Ok(identity());
-    };
-    let mut walk = roundtrip::Walk::new(types);
-    let shape = gotypes::Shape::Named(index);
-    let decoded = walk.decode(object, &shape, &t.name, 0);
-    if let Some(failure) = walk.error {
-        return Err(DecodeError {
-            message: failure.to_string(),
-        });
+    let types = go_types()?;
+    match types.kind(kind) {
+        Some(t) => round_trip_named(types, &t.name, object),
+        None => Ok(Decoded {
+            object: object.clone(),
+            unknown_fields: Vec::new(),
+        }),
     }
-    Ok(Decoded {
-        object: walk.encode(&decoded),
-        unknown_fields: walk.strict,
-    })
 }
 
 /// An object's `metadata` through Go's `ObjectMeta` and back, as the API server coerces a
 /// custom resource's metadata (its fields' `omitempty`: `managedFields: []` or `labels: {}`
 /// go; unknown fields dropped, and listed).
 pub fn round_trip_object_meta(metadata: &Value) -> Result<Decoded, DecodeError> {
-    const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-    let types = gotypes::gotypes().map_err(|e| DecodeError {
+    round_trip_named(
+        go_types()?,
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+        metadata,
+    )
+}
+
+fn go_types() -> Result<&'static gotypes::GoTypes, DecodeError> {
+    gotypes::gotypes().map_err(|e| DecodeError {
         message: format!("smd: the table of Go types does not load: {e}"),
-    })?;
-    let Some(index) = types.index_of(OBJECT_META) else {
-        return Err(DecodeError {
-            message: format!("smd: the table of Go types lacks {OBJECT_META}"),
+    })
+}
+
+/// `object` through the Go type named `name` (unchanged when the table lacks it).
+fn round_trip_named(
+    types: &gotypes::GoTypes,
+    name: &str,
+    object: &Value,
+) -> Result<Decoded, DecodeError> {
+    let Some(index) = types.index_of(name) else {
+        return Ok(Decoded {
+            object: object.clone(),
+            unknown_fields: Vec::new(),
         });
     };
     let mut walk = roundtrip::Walk::new(types);
-    let decoded = walk.decode(metadata, &gotypes::Shape::Named(index), OBJECT_META, 0);
+    let decoded = walk.decode(object, &gotypes::Shape::Named(index), name, 0);
     if let Some(failure) = walk.error {
         return Err(DecodeError {
             message: failure.to_string(),
