@@ -25,7 +25,7 @@ const USAGE: &str =
   --batch B          sequences sent before their answers are compared (default: all)
   --no-shrink        print the first sequences as they are
   --shrink-all       shrink and print the first sequence of every category (by default only
-                     of the first 5 categories the ratchet refuses; all 133 take about 10 min)
+                     of the first 5 categories the ratchet refuses; each takes seconds of server time)
   --write-baseline   write this run's counts to FILE (then commit it)
   --findings FILE    write every differing step to FILE, one per line: sequence, step,
                      category and what differs (tab-separated), to read a category whole
