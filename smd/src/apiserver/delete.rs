@@ -248,48 +248,32 @@ impl DeleteOptions {
         !self.dry_run.is_empty()
     }
 
-    /// Whether the dependents are orphaned (`shouldOrphanDependents`), given the object's
-    /// finalizers.
-    fn orphans(&self, gc: GcPolicy, finalizers: &[String]) -> bool {
+    /// What becomes of the dependents: the finalizer this deletion puts on the object
+    /// (`orphan`, `foregroundDeletion`) or `None` for background deletion. The options decide
+    /// first (`orphanDependents`, then `propagationPolicy`), then the first of those two
+    /// finalizers the object has, then the registry's default (`shouldOrphanDependents` and
+    /// `shouldDeleteDependentsInForeground` answer together).
+    fn dependents(&self, gc: GcPolicy, finalizers: &[String]) -> Option<&'static str> {
         if gc == GcPolicy::Unsupported {
-            return false;
+            return None;
         }
-        if let Some(o) = self.orphan_dependents {
-            return o;
-        }
-        match self.propagation.as_deref() {
-            Some("Orphan") => return true,
-            Some("Background" | "Foreground") => return false,
-            _ => {}
-        }
-        for f in finalizers {
-            match f.as_str() {
-                ORPHAN => return true,
-                FOREGROUND => return false,
-                _ => {}
-            }
-        }
-        gc == GcPolicy::OrphanDependents
-    }
-
-    /// Whether the dependents go first (`shouldDeleteDependentsInForeground`).
-    fn foreground(&self, gc: GcPolicy, finalizers: &[String]) -> bool {
-        if gc == GcPolicy::Unsupported || self.orphan_dependents.is_some() {
-            return false;
+        if let Some(orphan) = self.orphan_dependents {
+            return orphan.then_some(ORPHAN);
         }
         match self.propagation.as_deref() {
-            Some("Foreground") => return true,
-            Some("Background" | "Orphan") => return false,
+            Some("Orphan") => return Some(ORPHAN),
+            Some("Foreground") => return Some(FOREGROUND),
+            Some("Background") => return None,
             _ => {}
         }
-        for f in finalizers {
-            match f.as_str() {
-                FOREGROUND => return true,
-                ORPHAN => return false,
-                _ => {}
-            }
+        if let Some(f) = finalizers.iter().find(|f| *f == ORPHAN || *f == FOREGROUND) {
+            return if f == ORPHAN {
+                Some(ORPHAN)
+            } else {
+                Some(FOREGROUND)
+            };
         }
-        false
+        (gc == GcPolicy::OrphanDependents).then_some(ORPHAN)
     }
 
     /// The object's finalizers as this deletion leaves them: the others kept in order, then
@@ -300,11 +284,8 @@ impl DeleteOptions {
             .filter(|f| *f != ORPHAN && *f != FOREGROUND)
             .cloned()
             .collect();
-        if self.orphans(gc, current) {
-            new.push(ORPHAN.to_owned());
-        }
-        if self.foreground(gc, current) {
-            new.push(FOREGROUND.to_owned());
+        if let Some(f) = self.dependents(gc, current) {
+            new.push(f.to_owned());
         }
         let set = |l: &[String]| l.iter().cloned().collect::<std::collections::BTreeSet<_>>();
         (set(&new) != set(current)).then_some(new)
