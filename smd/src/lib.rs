@@ -8,6 +8,7 @@
 //!   manager identity and times, the cap of Update managers, reset fields, scale;
 //! * [`builtin`]: built-in objects as the API server decodes and defaults them;
 //! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch;
+//! * [`validation`]: what the registry refuses with 422 `Invalid`, in its words;
 //! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one.
 
 #![deny(missing_docs)]
@@ -20,3 +21,4 @@ pub mod managedfields;
 pub mod merge;
 pub mod patch;
 pub mod typed;
+pub mod validation;

@@ -21,7 +21,7 @@ mod serde_impl;
 mod text;
 
 pub use serde_impl::FROM_JSON_MAX_DEPTH;
-pub use text::is_go_printable;
+pub use text::{go_float, go_quote, is_go_printable};
 #[allow(unused_imports)] // used by the path and conflict writers
 pub(crate) use text::{write_go_float, write_go_quoted};
 

@@ -61,6 +61,32 @@ pub(crate) fn write_go_quoted(out: &mut String, s: &str) {
     let _ = quote(out, s);
 }
 
+/// Go's `%q` of `s` (`strconv.Quote`): `"` and `\\` backslashed, printable characters kept,
+/// the rest escaped.
+///
+/// ```
+/// use smd_fieldpath::value::go_quote;
+/// assert_eq!(go_quote("a\"b\u{7}é"), r#""a\"b\aé""#);
+/// ```
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_go_quoted(&mut out, s);
+    out
+}
+
+/// Go's `%v` of a float64: `1e+06`, `123456`, `1e-05`, `-0`, `+Inf`, `NaN`.
+///
+/// ```
+/// use smd_fieldpath::value::go_float;
+/// assert_eq!(go_float(1e6), "1e+06");
+/// assert_eq!(go_float(0.5), "0.5");
+/// ```
+pub fn go_float(f: f64) -> String {
+    let mut out = String::new();
+    write_go_float(&mut out, f);
+    out
+}
+
 /// Appends Go's `%v` of a float64 to `out`: `1e+06`, `123456`, `1e-05`, `-0`, `+Inf`, `NaN`.
 #[allow(dead_code)] // for the fieldsV1, path and conflict writers
 pub(crate) fn write_go_float(out: &mut String, f: f64) {

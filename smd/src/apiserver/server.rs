@@ -14,6 +14,7 @@ use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
 use super::store::{ObjectKey, Store};
+use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
@@ -612,6 +613,9 @@ impl ApiServer {
         remove(&mut object, &["metadata", "deletionTimestamp"]);
         remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
         let object = self.finish_create(call, object);
+        if let Some(refusal) = refuse_invalid(call, &object, None) {
+            return refusal;
+        }
         self.store_answer(call, key, object, 201)
     }
 
@@ -920,6 +924,9 @@ impl ApiServer {
                 remove(&mut object, &["metadata", "deletionTimestamp"]);
                 remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
                 let object = self.finish_create(&call, object);
+                if let Some(refusal) = refuse_invalid(&call, &object, None) {
+                    return refusal;
+                }
                 let key = call.key.clone();
                 let mut response = self.store_answer(&call, key, object, 201);
                 let sent_version = nested_str(&patch, &["metadata", "resourceVersion"]);
@@ -1075,6 +1082,10 @@ impl ApiServer {
             None => remove(&mut object, &["metadata", "generation"]),
         }
         delete::prepare_update(&call.resource, stored, &mut object);
+        // The strategy validates every update, one that changes nothing too.
+        if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
+            return refusal;
+        }
         let answer = |server: &mut ApiServer, object: Value| {
             if call.target.subresource == "scale" {
                 let resource = call.resource.clone();
@@ -1140,6 +1151,47 @@ impl ApiServer {
         }
         answer(self, read)
     }
+}
+
+/// The registry's 422 for an object its strategy refuses (`rest.BeforeCreate` with no `old`,
+/// `rest.BeforeUpdate` with the stored object). Custom resources are validated by their
+/// CRD's schema, elsewhere.
+fn refuse_invalid(call: &Call<'_>, object: &Value, old: Option<&Value>) -> Option<Response> {
+    if call.resource.custom {
+        return None;
+    }
+    // A scale update writes the parent through the main resource's strategy.
+    let subresource = match call.target.subresource.as_str() {
+        "scale" => "",
+        other => other,
+    };
+    let subject = validation::Subject {
+        group: &call.resource.group,
+        kind: &call.resource.kind,
+        namespaced: call.resource.namespaced,
+        subresource,
+    };
+    let errors = match old {
+        None => validation::validate_create(&subject, object),
+        Some(old) => validation::validate_update(&subject, object, old),
+    };
+    if errors.is_empty() {
+        return None;
+    }
+    let causes = errors
+        .iter()
+        .map(|e| Cause {
+            kind: e.kind.reason().to_owned(),
+            message: e.body(),
+            field: e.field.to_string(),
+        })
+        .collect();
+    Some(status::invalid(
+        &call.resource.group,
+        &call.resource.kind,
+        nested_str(object, &["metadata", "name"]),
+        causes,
+    ))
 }
 
 const MODIFIED: &str =

@@ -207,9 +207,12 @@ pub(super) fn too_large(limit: usize) -> Response {
 /// 422 `Invalid` of `kind`.`group` `name`, one cause per problem, the message as Go's
 /// `NewInvalid` writes it.
 pub(super) fn invalid(group: &str, kind: &str, name: &str, causes: Vec<Cause>) -> Response {
+    // The message names each distinct error once (`ToAggregate`); the causes keep them all.
+    let mut seen = std::collections::HashSet::new();
     let errors: Vec<String> = causes
         .iter()
         .map(|c| format!("{}: {}", c.field, c.message))
+        .filter(|e| seen.insert(e.clone()))
         .collect();
     let list = match errors.as_slice() {
         [one] => one.clone(),
