@@ -20,6 +20,7 @@ mod field;
 mod meta;
 pub mod names;
 mod networking;
+mod pod;
 mod policy;
 mod render;
 
@@ -53,7 +54,7 @@ pub(crate) struct Rules {
 
 fn rules(group: &str, kind: &str) -> Option<Rules> {
     match group {
-        "" => core::rules(kind),
+        "" => pod::rules(kind).or_else(|| core::rules(kind)),
         "apps" => apps::rules(kind),
         "batch" => batch::rules(kind),
         "autoscaling" => autoscaling::rules(kind),
