@@ -19,6 +19,7 @@ use serde_json::{Value as Json, json};
 use smd::apiserver::{ApiServer, ObjectKey, Request, Response};
 use smd::managedfields::{Timestamp, entries};
 use smd_fieldpath::Value;
+use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::normalise::Normaliser;
@@ -105,24 +106,70 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Conversion,
     ),
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
+    ("bodies.yaml", "put-creates-service", 2, Strategy),
     (
         "daemonset.yaml",
         "ds-update-selector-immutable",
         2,
         Validation,
     ),
+    ("delete.yaml", "del-pod-dry-run", 1, Admission),
+    ("delete.yaml", "del-pod-on-node-grace", 1, Admission),
+    ("delete.yaml", "del-service-answers-object", 1, Strategy),
+    ("gizmo.yaml", "gizmo-apply-defaults", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-args-atomic", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-create-defaults", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-delete", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-enum-invalid", 1, Validation),
+    ("gizmo.yaml", "gizmo-generation", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-int-or-string", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-json-patch", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-json-patch", 2, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-labels-granular", 1, CrdDefaulting),
+    (
+        "gizmo.yaml",
+        "gizmo-limits-granular-struct",
+        1,
+        CrdDefaulting,
+    ),
+    ("gizmo.yaml", "gizmo-merge-patch", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-merge-patch", 2, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-ports-remove-item", 1, CrdDefaulting),
+    (
+        "gizmo.yaml",
+        "gizmo-ports-same-item-conflict",
+        1,
+        CrdDefaulting,
+    ),
+    ("gizmo.yaml", "gizmo-ports-two-keys", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-preserve-unknown", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-scale-apply", 1, CrdDefaulting),
+    (
+        "gizmo.yaml",
+        "gizmo-scale-defaulted-replicas",
+        1,
+        CrdDefaulting,
+    ),
+    ("gizmo.yaml", "gizmo-scale-v1beta1", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-scale-v1beta1", 2, Conversion),
+    ("gizmo.yaml", "gizmo-selector-atomic", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-smp-unsupported", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-status-conditions", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-status-reset-on-main", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-tags-set-remove", 1, CrdDefaulting),
+    (
+        "gizmo.yaml",
+        "gizmo-two-versions-managers",
+        1,
+        CrdDefaulting,
+    ),
     ("gizmo.yaml", "gizmo-two-versions-managers", 2, Conversion),
     ("gizmo.yaml", "gizmo-two-versions-managers", 3, Conversion),
     ("gizmo.yaml", "gizmo-update-stale-version", 1, CrdDefaulting),
+    ("gizmo.yaml", "gizmo-v1beta1-apply", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 2, Conversion),
     ("job.yaml", "cronjob-bad-schedule", 1, Validation),
     ("job.yaml", "job-apply-template-change", 2, Validation),
-    ("job.yaml", "job-reapply-unchanged", 2, Strategy),
     ("job.yaml", "job-restart-always", 1, Validation),
     ("namespace-sa-pvc.yaml", "ns-missing", 1, Admission),
     (
@@ -137,15 +184,57 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("patch.yaml", "patch-merge-change-kind", 2, Validation),
     ("patch.yaml", "patch-merge-uid-mismatch", 2, Validation),
     ("patch.yaml", "patch-merge-wrong-type", 2, Validation),
+    (
+        "pod-defaults.yaml",
+        "pod-apply-requests-from-limits",
+        1,
+        Admission,
+    ),
+    ("pod-defaults.yaml", "pod-apply-volumes", 1, Admission),
+    ("pod-defaults.yaml", "pod-delete", 1, Admission),
+    ("pod-defaults.yaml", "pod-env-change-refused", 1, Admission),
     ("pod-defaults.yaml", "pod-env-change-refused", 2, Validation),
+    ("pod-defaults.yaml", "pod-image-update", 1, Admission),
+    ("pod-defaults.yaml", "pod-init-containers", 1, Admission),
+    ("pod-defaults.yaml", "pod-labels-merge-patch", 1, Admission),
+    ("pod-defaults.yaml", "pod-latest-pull-policy", 1, Admission),
     ("pod-defaults.yaml", "pod-no-service-account", 1, Admission),
+    ("pod-defaults.yaml", "pod-probe-defaults", 1, Admission),
+    (
+        "pod-defaults.yaml",
+        "pod-quantities-canonical",
+        1,
+        Admission,
+    ),
+    (
+        "pod-defaults.yaml",
+        "pod-quantity-reapply-other-spelling",
+        1,
+        Admission,
+    ),
+    (
+        "pod-defaults.yaml",
+        "pod-requests-from-limits",
+        1,
+        Admission,
+    ),
+    ("pod-defaults.yaml", "pod-security-context", 1, Admission),
+    ("pod-defaults.yaml", "pod-spec-immutable", 1, Admission),
     ("pod-defaults.yaml", "pod-spec-immutable", 2, Validation),
+    ("pod-defaults.yaml", "pod-status-apply", 1, Admission),
+    ("pod-defaults.yaml", "pod-volumes-defaults", 1, Admission),
+    ("pod.yaml", "pod-apply", 1, Admission),
+    ("pod.yaml", "pod-create", 1, Admission),
+    ("pod.yaml", "pod-status-qos-class", 1, Admission),
+    ("pod.yaml", "pod-status-qos-class", 3, Admission),
+    ("pod.yaml", "pod-status-same-phase", 1, Admission),
     ("rbac.yaml", "role-no-verbs", 1, Validation),
     ("rbac.yaml", "rolebinding-roleref-immutable", 2, Validation),
     ("refusals.yaml", "refuse-apply-name-invalid", 1, Validation),
     ("refusals.yaml", "refuse-apply-uid-mismatch", 2, Validation),
     ("refusals.yaml", "refuse-label-value-invalid", 1, Validation),
     ("refusals.yaml", "refuse-post-name-invalid", 1, Validation),
+    ("requests.yaml", "req-delete-propagation", 5, Admission),
     ("secret.yaml", "cm-binary-data", 2, Validation),
     ("secret.yaml", "cm-immutable", 2, Validation),
     ("secret.yaml", "secret-apply-bad-base64", 1, Strategy),
@@ -159,6 +248,13 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("secret.yaml", "secret-tls-create", 1, Strategy),
     ("secret.yaml", "secret-tls-missing-key", 1, Validation),
     ("secret.yaml", "secret-type-immutable", 2, Validation),
+    ("service-types.yaml", "svc-cluster-ip-explicit", 1, Strategy),
+    (
+        "service-types.yaml",
+        "svc-cluster-ip-immutable",
+        1,
+        Strategy,
+    ),
     (
         "service-types.yaml",
         "svc-cluster-ip-immutable",
@@ -167,17 +263,99 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     (
         "service-types.yaml",
+        "svc-cluster-ip-immutable",
+        3,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
         "svc-cluster-ip-out-of-range",
         1,
         Validation,
     ),
+    (
+        "service-types.yaml",
+        "svc-dry-run-no-allocation",
+        1,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
+        "svc-external-name-to-cluster-ip",
+        2,
+        Strategy,
+    ),
+    ("service-types.yaml", "svc-headless-apply", 1, Strategy),
+    ("service-types.yaml", "svc-headless-create", 1, Strategy),
+    (
+        "service-types.yaml",
+        "svc-load-balancer-create",
+        1,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
+        "svc-load-balancer-no-node-ports",
+        1,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
+        "svc-load-balancer-status",
+        1,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
+        "svc-local-traffic-policy-create",
+        1,
+        Strategy,
+    ),
+    ("service-types.yaml", "svc-node-port-create", 1, Strategy),
+    ("service-types.yaml", "svc-node-port-explicit", 1, Strategy),
+    ("service-types.yaml", "svc-node-port-taken", 1, Strategy),
     ("service-types.yaml", "svc-node-port-taken", 2, Validation),
+    ("service-types.yaml", "svc-ports-key-order", 1, Strategy),
+    (
+        "service-types.yaml",
+        "svc-ports-protocol-default-key",
+        1,
+        Strategy,
+    ),
+    ("service-types.yaml", "svc-ports-tcp-udp", 1, Strategy),
+    ("service-types.yaml", "svc-selector-atomic", 1, Strategy),
+    ("service-types.yaml", "svc-session-affinity", 1, Strategy),
+    ("service-types.yaml", "svc-target-port-name", 1, Strategy),
+    (
+        "service-types.yaml",
+        "svc-target-port-name-to-number",
+        1,
+        Strategy,
+    ),
     (
         "service-types.yaml",
         "svc-target-port-numeric-string",
         1,
         Validation,
     ),
+    (
+        "service-types.yaml",
+        "svc-type-change-to-cluster-ip",
+        1,
+        Strategy,
+    ),
+    (
+        "service-types.yaml",
+        "svc-type-change-to-cluster-ip",
+        2,
+        Strategy,
+    ),
+    ("service.yaml", "svc-apply-load-balancer-local", 1, Strategy),
+    ("service.yaml", "svc-apply-node-port", 1, Strategy),
+    ("service.yaml", "svc-apply-second-manager", 1, Strategy),
+    ("service.yaml", "svc-create-cluster-ip", 1, Strategy),
+    ("service.yaml", "svc-generate-name", 1, Strategy),
+    ("service.yaml", "svc-ports-need-names", 1, Strategy),
     ("service.yaml", "svc-ports-need-names", 2, Validation),
     (
         "statefulset.yaml",
@@ -690,7 +868,64 @@ fn compare_answer(expected: &Json, ours: &Json, raw: Option<&Value>) -> Option<S
             mine.join("\n             ")
         ));
     }
+    // The rest of the object, field by field: labels, annotations, spec, status, data.
+    let mut fields = Vec::new();
+    object_differences(expected, ours, &mut String::new(), &mut fields);
+    if !fields.is_empty() {
+        let shown = fields.len().min(MAX_FIELDS_SHOWN);
+        let more = fields.len() - shown;
+        let mut text = fields[..shown].join(", ");
+        if more > 0 {
+            let _ = write!(text, ", and {more} more");
+        }
+        out.push(format!("object: {text}"));
+    }
     (!out.is_empty()).then(|| out.join("; "))
+}
+
+/// How many differing fields a report names.
+const MAX_FIELDS_SHOWN: usize = 4;
+
+/// The fields where two objects differ, as `.path: server X, smd Y` (`absent` for a missing
+/// member), leaving out what [`compare_answer`] compares on its own (the bookkeeping of
+/// `metadata` and `managedFields`).
+fn object_differences(expected: &Json, ours: &Json, path: &mut String, out: &mut Vec<String>) {
+    match (expected, ours) {
+        (Json::Object(e), Json::Object(o)) => {
+            let mut keys: Vec<&String> = e.keys().chain(o.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                if path == ".metadata"
+                    && (key == "managedFields" || BOOKKEEPING.contains(&key.as_str()))
+                {
+                    continue;
+                }
+                let len = path.len();
+                path.push('.');
+                path.push_str(key);
+                match (e.get(key), o.get(key)) {
+                    (Some(ev), Some(ov)) => object_differences(ev, ov, path, out),
+                    (ev, ov) => out.push(format!(
+                        "{path}: server {}, smd {}",
+                        ev.map_or("absent".to_owned(), Json::to_string),
+                        ov.map_or("absent".to_owned(), Json::to_string)
+                    )),
+                }
+                path.truncate(len);
+            }
+        }
+        (Json::Array(e), Json::Array(o)) if e.len() == o.len() => {
+            for (i, (ev, ov)) in e.iter().zip(o).enumerate() {
+                let len = path.len();
+                let _ = write!(path, "[{i}]");
+                object_differences(ev, ov, path, out);
+                path.truncate(len);
+            }
+        }
+        (e, o) if e != o => out.push(format!("{path}: server {e}, smd {o}")),
+        _ => {}
+    }
 }
 
 fn to_value(json: &Json) -> Result<Value, String> {

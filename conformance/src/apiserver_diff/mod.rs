@@ -229,6 +229,25 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
         } else {
             format!("item 6, warnings: {request}")
         }
+    } else if let Some(rest) = first.strip_prefix("object: ") {
+        // The whole object beyond bookkeeping and managedFields (this issue): the field
+        // named, list indices dropped, says which part of the server's write path it is.
+        let field: String = rest
+            .split(": server ")
+            .next()
+            .unwrap_or_default()
+            .split('[')
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    part.split_once(']').map_or(part, |(_, tail)| tail)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("[]");
+        format!("issue 13, stored object{stored}: {kind} {field}")
     } else if kind == "Widget" {
         format!("item 6, managedFields{stored}: {kind} {request}")
     } else {

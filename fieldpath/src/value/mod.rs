@@ -212,6 +212,29 @@ impl Map {
         Arc::make_mut(&mut self.entries).insert(key.into(), value)
     }
 
+    /// The map at `key`, made (empty, last) where the key is absent or holds another kind of
+    /// value, as Go makes a nil map or struct pointer before writing into it.
+    ///
+    /// ```
+    /// use smd_fieldpath::{Map, Value};
+    /// let mut m = Map::new();
+    /// m.map_entry("spec").insert("replicas", Value::Int(1));
+    /// assert_eq!(m.get("spec").and_then(|s| s.as_map()).map(Map::len), Some(1));
+    /// ```
+    pub fn map_entry(&mut self, key: &str) -> &mut Map {
+        let slot = Arc::make_mut(&mut self.entries)
+            .entry(key.to_owned())
+            .or_insert(Value::Null);
+        if !matches!(slot, Value::Map(_)) {
+            *slot = Value::Map(Map::new());
+        }
+        match slot {
+            Value::Map(m) => m,
+            // The slot was made a map just above.
+            _ => unreachable!("a map was just stored"),
+        }
+    }
+
     /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         Arc::make_mut(&mut self.entries).shift_remove(key)

@@ -1032,6 +1032,9 @@ impl ApiServer {
         delete::prepare_create(&call.resource, &mut object);
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
+        if !call.resource.custom {
+            crate::builtin::prepare_identified(&call.resource.gvk(), &mut object);
+        }
         remove(&mut object, &["metadata", "resourceVersion"]);
         // The kinds that count generations start at 1; the others keep a body's own.
         if counts_generations(&call.resource) {

@@ -10,11 +10,14 @@
 
 mod gotime;
 pub mod gotypes;
+mod identified;
 mod internal;
 pub mod quantity;
 mod roundtrip;
 
 pub mod defaults;
+
+pub use identified::prepare_identified;
 
 use smd_fieldpath::Value;
 use smd_schema::gvk::GroupVersionKind;
