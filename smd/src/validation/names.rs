@@ -48,6 +48,19 @@ pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     )
 }
 
+/// `content.RegexError(msg, re, examples...)`: as [`regex_error`] but each example after the
+/// first is joined by `" or "` after the previous one's `", "` (two spaces, as Go writes it).
+pub fn regex_error_content(msg: &str, re: &str, examples: &[&str]) -> String {
+    if examples.is_empty() {
+        return format!("{msg} (regex used for validation is '{re}')");
+    }
+    let quoted: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
+    format!(
+        "{msg} (e.g. {}regex used for validation is '{re}')",
+        quoted.join(" or ")
+    )
+}
+
 /// `EmptyError()`.
 pub fn empty_error() -> String {
     "must be non-empty".to_owned()
@@ -138,7 +151,7 @@ pub fn is_dns1123_subdomain_content(value: &str) -> Vec<String> {
         errs.push(max_len_error_bytes(DNS1123_SUBDOMAIN_MAX));
     }
     if !matches_dns1123_subdomain(value) {
-        errs.push(regex_error(
+        errs.push(regex_error_content(
             DNS1123_SUBDOMAIN_MSG,
             DNS1123_SUBDOMAIN_FMT,
             &["example.com"],
@@ -183,7 +196,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
         _ => {
             errs.push(format!(
                 "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
+                regex_error_content(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
             ));
             return errs;
         }
@@ -199,7 +212,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
     if !matches_label_key(name) {
         errs.push(format!(
             "name part {}",
-            regex_error(
+            regex_error_content(
                 LABEL_KEY_MSG,
                 LABEL_KEY_FMT,
                 &["MyName", "my.name", "123-abc"]
@@ -216,7 +229,7 @@ pub fn is_label_value(value: &str) -> Vec<String> {
         errs.push(max_len_error_bytes(LABEL_VALUE_MAX));
     }
     if !value.is_empty() && !matches_label_key(value) {
-        errs.push(regex_error(
+        errs.push(regex_error_content(
             LABEL_VALUE_MSG,
             &format!("({LABEL_KEY_FMT})?"),
             &["MyValue", "my_value", "12345"],
@@ -299,5 +312,11 @@ mod tests {
             vec!["prefix part must be non-empty"]
         );
         assert!(is_label_value("").is_empty() && !is_label_value("-x").is_empty());
+        // The content package's words, as a real server answered them (refusals.yaml,
+        // refuse-label-value-invalid).
+        assert!(
+            is_label_value("my app")[0].contains("(e.g. 'MyValue',  or 'my_value',  or '12345', ")
+        );
+        assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name', or '123-abc', "));
     }
 }
