@@ -63,6 +63,33 @@ pub fn is_zero(text: &str) -> bool {
     value_of(text).is_some_and(|(_, digits, _)| digits.is_empty())
 }
 
+/// `Quantity.Cmp` of two quantity texts; `None` when either does not parse.
+pub fn compare(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let (an, ad, ascale) = value_of(a)?;
+    let (bn, bd, bscale) = value_of(b)?;
+    let sign = |neg: bool, digits: &[u8]| match (digits.is_empty(), neg) {
+        (true, _) => 0i8,
+        (false, true) => -1,
+        (false, false) => 1,
+    };
+    let (sa, sb) = (sign(an, &ad), sign(bn, &bd));
+    if sa != sb || sa == 0 {
+        return Some(sa.cmp(&sb));
+    }
+    // Same sign: compare magnitudes by the position of the leading digit, then the digits.
+    let lead = |digits: &[u8], scale: i32| {
+        i64::try_from(digits.len()).unwrap_or(i64::MAX) - i64::from(scale)
+    };
+    let magnitude = lead(&ad, ascale)
+        .cmp(&lead(&bd, bscale))
+        .then_with(|| ad.cmp(&bd));
+    Some(if sa < 0 {
+        magnitude.reverse()
+    } else {
+        magnitude
+    })
+}
+
 /// A quantity's value in one form per value: sign, digits with no trailing zeros, scale.
 fn value_of(text: &str) -> Option<(bool, Vec<u8>, i32)> {
     let (dec, _, _) = parse(text).ok()?;
