@@ -78,7 +78,7 @@ pub fn validate_create(subject: &Subject<'_>, object: &Value) -> Vec<FieldError>
     if errs.is_empty() {
         errs = meta::validate_object_meta_accessor(object, subject.namespaced);
     }
-    errs
+    distinct(errs)
 }
 
 /// `rest.ValidateUpdate`: the common fields every resource keeps (`validateCommonFields`),
@@ -88,7 +88,20 @@ pub fn validate_update(subject: &Subject<'_>, new: &Value, old: &Value) -> Vec<F
     if let Some(r) = rules(subject.group, subject.kind) {
         errs.extend((r.update)(new, old, subject.subresource));
     }
-    errs
+    distinct(errs)
+}
+
+/// Each error once, first occurrences kept: the server's 422 lists an error that several
+/// checks report (the generic update checks and a strategy's, a pod's image checked as a
+/// container and as an update) as one cause.
+fn distinct(errs: Vec<FieldError>) -> Vec<FieldError> {
+    let mut out: Vec<FieldError> = Vec::with_capacity(errs.len());
+    for e in errs {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// The member `key` of a map value, if any.

@@ -344,8 +344,50 @@ const ENV_FIELD_PATHS: &[&str] = &[
     "status.podIPs",
 ];
 
-/// `validateObjectFieldSelector` for an environment variable, for plain `v1` paths (the
-/// conversion of other versions and subscripted paths are not checked here).
+/// The labels `ConvertDownwardAPIFieldLabel` knows for `v1` pods.
+const DOWNWARD_LABELS: &[&str] = &[
+    "metadata.annotations",
+    "metadata.labels",
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.uid",
+    "spec.nodeName",
+    "spec.restartPolicy",
+    "spec.serviceAccountName",
+    "spec.schedulerName",
+    "status.phase",
+    "status.hostIP",
+    "status.hostIPs",
+    "status.podIP",
+    "status.podIPs",
+];
+
+/// `fieldpath.SplitMaybeSubscriptedPath`: `metadata.labels['app']` to the path and the key.
+fn split_subscript(field_path: &str) -> Option<(&str, &str)> {
+    let inner = field_path.strip_suffix("']")?;
+    let (path, key) = inner.split_once("['")?;
+    (!path.is_empty()).then_some((path, key))
+}
+
+/// `ConvertDownwardAPIFieldLabel`: the internal field path, or Go's error text.
+fn convert_downward_label(version: &str, label: &str) -> Result<String, String> {
+    if version != "v1" {
+        return Err(format!("unsupported pod version: {version}"));
+    }
+    if let Some((path, _)) = split_subscript(label) {
+        return match path {
+            "metadata.annotations" | "metadata.labels" => Ok(label.to_owned()),
+            _ => Err(format!("field label does not support subscript: {label}")),
+        };
+    }
+    match label {
+        "spec.host" => Ok("spec.nodeName".to_owned()),
+        l if DOWNWARD_LABELS.contains(&l) => Ok(l.to_owned()),
+        _ => Err(format!("field label not supported: {label}")),
+    }
+}
+
+/// `validateObjectFieldSelector` with the paths an environment variable may read.
 fn field_ref_problems(selector: &Value, path: &FieldPath) -> Vec<FieldError> {
     let api_version = str_at(selector, &["apiVersion"]);
     let field_path = str_at(selector, &["fieldPath"]);
@@ -355,17 +397,39 @@ fn field_ref_problems(selector: &Value, path: &FieldPath) -> Vec<FieldError> {
     if field_path.is_empty() {
         return vec![FieldError::required(&path.child("fieldPath"), "")];
     }
-    if api_version != "v1" || field_path.contains('[') {
-        return Vec::new();
+    let internal = match convert_downward_label(api_version, field_path) {
+        Ok(internal) => internal,
+        Err(e) => {
+            return vec![FieldError::invalid(
+                &path.child("fieldPath"),
+                BadValue::str(field_path),
+                format!("error converting fieldPath: {e}"),
+            )];
+        }
+    };
+    if let Some((subscripted, key)) = split_subscript(&internal) {
+        let key = match subscripted {
+            "metadata.annotations" => key.to_lowercase(),
+            "metadata.labels" => key.to_owned(),
+            other => {
+                return vec![FieldError::invalid(
+                    path,
+                    BadValue::str(other),
+                    "does not support subscript",
+                )];
+            }
+        };
+        return names::is_qualified_name(&key)
+            .into_iter()
+            .map(|msg| FieldError::invalid(path, BadValue::str(key.as_str()), msg))
+            .collect();
     }
-    if ENV_FIELD_PATHS.contains(&field_path)
-        || matches!(field_path, "metadata.labels" | "metadata.annotations")
-    {
+    if ENV_FIELD_PATHS.contains(&internal.as_str()) {
         return Vec::new();
     }
     vec![FieldError::not_supported(
         &path.child("fieldPath"),
-        BadValue::str(field_path),
+        BadValue::str(internal),
         ENV_FIELD_PATHS,
     )]
 }
