@@ -402,6 +402,136 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         2,
         Validation,
     ),
+    // What the Pod admission plugins add (the token volume and its mounts, priority,
+    // tolerations) to each pod these cases create.
+    (
+        "validation-pod.yaml",
+        "vp-host-port-protocols-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-env-name-relaxed-accepted",
+        1,
+        Admission,
+    ),
+    ("validation-pod.yaml", "vp-volume-no-source", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-requests-equal-limits-accepted",
+        1,
+        Admission,
+    ),
+    ("validation-pod.yaml", "vp-sidecar-accepted", 1, Admission),
+    ("validation-pod.yaml", "vp-grace-negative", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-update-restart-policy-refused",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-image-accepted",
+        1,
+        Admission,
+    ),
+    ("validation-pod.yaml", "vp-update-image-empty", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-update-add-container",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-deadline-increase",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-deadline-decrease-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-deadline-remove",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-deadline-set-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-toleration-added-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-toleration-changed",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-gate-removed-accepted",
+        1,
+        Admission,
+    ),
+    ("validation-pod.yaml", "vp-update-gate-added", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-update-labels-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-label-invalid",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-update-image-invalid-and-deadline",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-apply-image-accepted",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-status-condition-type",
+        1,
+        Admission,
+    ),
+    (
+        "validation-pod.yaml",
+        "vp-status-condition-accepted",
+        1,
+        Admission,
+    ),
+    ("validation-pod.yaml", "vp-status-pod-ip", 1, Admission),
+    ("validation-pod.yaml", "vp-status-host-ip", 1, Admission),
+    ("validation-pod.yaml", "vp-status-qos-class", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-status-observed-generation",
+        1,
+        Admission,
+    ),
     // The refusal's diff of the internal pod specs is render.rs's (being written beside this).
     (
         "validation-pod.yaml",
@@ -824,7 +954,50 @@ impl CaseReplay<'_> {
             };
             object["metadata"][key] = Json::String(value);
         }
+        self.denormalise_token_volumes(&mut object);
         denormalise(&object)
+    }
+
+    /// The token volume admission named (`kube-api-access-<generated N>` in a golden) given a
+    /// name of the server's form again, so that the pod smd goes on from passes validation
+    /// and normalises back to the same placeholder.
+    fn denormalise_token_volumes(&mut self, value: &mut Json) {
+        match value {
+            Json::Object(m) => m
+                .values_mut()
+                .for_each(|v| self.denormalise_token_volumes(v)),
+            Json::Array(l) => l.iter_mut().for_each(|v| self.denormalise_token_volumes(v)),
+            Json::String(s) => {
+                let Some(p) = s.strip_prefix("kube-api-access-") else {
+                    return;
+                };
+                if !p.starts_with("<generated ") {
+                    return;
+                }
+                let p = p.to_owned();
+                let suffix = match self.norm.value_of("generated", &p) {
+                    Some(v) => v.trim_start_matches("kube-api-access-").to_owned(),
+                    None => {
+                        self.fresh += 1;
+                        // Five letters of the alphabet the server draws suffixes from.
+                        const LETTERS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+                        let mut n = usize::try_from(self.fresh).unwrap_or(0);
+                        let suffix: String = (0..5)
+                            .map(|_| {
+                                let c = LETTERS[n % LETTERS.len()];
+                                n /= LETTERS.len();
+                                char::from(c)
+                            })
+                            .collect();
+                        self.norm
+                            .alias("generated", &format!("kube-api-access-{suffix}"), &p);
+                        suffix
+                    }
+                };
+                *s = format!("kube-api-access-{suffix}");
+            }
+            _ => {}
+        }
     }
 }
 

@@ -86,6 +86,7 @@ impl Normaliser {
         let map = match kind {
             "uid" => &self.uids,
             "resourceVersion" => &self.versions,
+            "generated" => &self.generated,
             _ => return None,
         };
         map.iter().find(|(_, v)| *v == p).map(|(k, _)| k.as_str())
@@ -96,6 +97,7 @@ impl Normaliser {
         let map = match kind {
             "uid" => &mut self.uids,
             "resourceVersion" => &mut self.versions,
+            "generated" => &mut self.generated,
             _ => return,
         };
         map.insert(value.to_owned(), p.to_owned());
