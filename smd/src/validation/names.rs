@@ -36,7 +36,8 @@ pub fn max_len_error_bytes(n: usize) -> String {
     format!("must be no more than {n} bytes")
 }
 
-/// `RegexError(msg, fmt, examples...)`.
+/// `util/validation.RegexError(msg, fmt, examples...)`: written as the content package's
+/// (`" or "` after each `", "`, two spaces).
 pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
@@ -317,6 +318,8 @@ mod tests {
         assert!(
             is_label_value("my app")[0].contains("(e.g. 'MyValue',  or 'my_value',  or '12345', ")
         );
-        assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name', or '123-abc', "));
+        // util/validation's RegexError writes them alike (validation-pod.yaml,
+        // vp-container-name-invalid).
+        assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name',  or '123-abc', "));
     }
 }
