@@ -532,6 +532,8 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         1,
         Admission,
     ),
+    ("validation-pod.yaml", "vp-env-from-accepted", 1, Admission),
+    ("validation-pod.yaml", "vp-affinity-accepted", 1, Admission),
     // The refusal's diff of the internal pod specs is render.rs's (being written beside this).
     (
         "validation-pod.yaml",

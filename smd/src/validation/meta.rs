@@ -176,6 +176,72 @@ pub(crate) fn validate_label_name(key: &str, path: &FieldPath) -> Vec<FieldError
         .collect()
 }
 
+/// `v1validation.ValidateLabelSelector` (no unknown operators, label values checked):
+/// `matchLabels` as labels, each expression's operator, values, key.
+pub(crate) fn validate_label_selector(
+    selector: Option<&Value>,
+    path: &FieldPath,
+) -> Vec<FieldError> {
+    let Some(selector) = selector.filter(|v| !v.is_null()) else {
+        return Vec::new();
+    };
+    let mut errs = validate_labels(member(selector, "matchLabels"), &path.child("matchLabels"));
+    let expressions = member(selector, "matchExpressions")
+        .and_then(Value::as_list)
+        .unwrap_or(&[]);
+    for (i, expression) in expressions.iter().enumerate() {
+        let p = path.child("matchExpressions").index(i);
+        let values = string_list(member(expression, "values"));
+        let operator = str_at(expression, &["operator"]);
+        errs.extend(selector_operator(operator, values.len(), false, &p));
+        errs.extend(validate_label_name(
+            str_at(expression, &["key"]),
+            &p.child("key"),
+        ));
+        for (j, value) in values.iter().enumerate() {
+            for msg in is_label_value(value) {
+                errs.push(FieldError::invalid(
+                    &p.child("values").index(j),
+                    BadValue::str(*value),
+                    msg,
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// The operator rules of a selector requirement: `In`/`NotIn` need values,
+/// `Exists`/`DoesNotExist` take none, node selectors' `Gt`/`Lt` take one.
+pub(crate) fn selector_operator(
+    operator: &str,
+    values: usize,
+    numeric: bool,
+    path: &FieldPath,
+) -> Vec<FieldError> {
+    match operator {
+        "In" | "NotIn" if values == 0 => vec![FieldError::required(
+            &path.child("values"),
+            "must be specified when `operator` is 'In' or 'NotIn'",
+        )],
+        "Exists" | "DoesNotExist" if values > 0 => vec![FieldError::forbidden(
+            &path.child("values"),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        )],
+        "Gt" | "Lt" if numeric && values != 1 => vec![FieldError::required(
+            &path.child("values"),
+            "must be specified single value when `operator` is 'Lt' or 'Gt'",
+        )],
+        "In" | "NotIn" | "Exists" | "DoesNotExist" => Vec::new(),
+        "Gt" | "Lt" if numeric => Vec::new(),
+        other => vec![FieldError::invalid(
+            &path.child("operator"),
+            BadValue::str(other),
+            "not a valid selector operator",
+        )],
+    }
+}
+
 /// `ValidateAnnotations`: keys are qualified names in any case, and all entries together
 /// stay within 256 KiB.
 pub(crate) fn validate_annotations(

@@ -6,7 +6,10 @@ use smd_fieldpath::Value;
 
 use super::super::names;
 use super::super::{BadValue, ErrorType, FieldError, FieldPath, member, str_at};
-use super::{has, int, list, resources};
+use super::{has, int, list, resources, security};
+
+/// `IsRelaxedEnvVarName`'s words.
+const RELAXED_ENV_NAME: &str = "a valid environment variable name must consist only of printable ASCII characters other than '='";
 
 /// `supportedPortProtocols`, sorted.
 const PROTOCOLS: &[&str] = &["SCTP", "TCP", "UDP"];
@@ -20,6 +23,7 @@ const MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
 pub(super) fn validate_containers(
     containers: Option<&Value>,
     volumes: &[&str],
+    host_users: bool,
     path: &FieldPath,
 ) -> Vec<FieldError> {
     let items: Vec<&Value> = list(containers).collect();
@@ -30,7 +34,7 @@ pub(super) fn validate_containers(
     let mut seen: Vec<&str> = Vec::new();
     for (i, c) in items.iter().enumerate() {
         let p = path.index(i);
-        errs.extend(common(c, volumes, &p));
+        errs.extend(common(c, volumes, host_users, &p));
         let name = str_at(c, &["name"]);
         if seen.contains(&name) {
             errs.push(FieldError::duplicate(&p.child("name"), BadValue::str(name)));
@@ -49,13 +53,14 @@ pub(super) fn validate_init_containers(
     containers: Option<&Value>,
     regular: Option<&Value>,
     volumes: &[&str],
+    host_users: bool,
     path: &FieldPath,
 ) -> Vec<FieldError> {
     let mut seen: Vec<&str> = list(regular).map(|c| str_at(c, &["name"])).collect();
     let mut errs = Vec::new();
     for (i, c) in list(containers).enumerate() {
         let p = path.index(i);
-        errs.extend(common(c, volumes, &p));
+        errs.extend(common(c, volumes, host_users, &p));
         let name = str_at(c, &["name"]);
         if seen.contains(&name) {
             errs.push(FieldError::duplicate(&p.child("name"), BadValue::str(name)));
@@ -86,7 +91,7 @@ pub(super) fn validate_init_containers(
 }
 
 /// `validateContainerCommon`.
-fn common(c: &Value, volumes: &[&str], path: &FieldPath) -> Vec<FieldError> {
+fn common(c: &Value, volumes: &[&str], host_users: bool, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let name = str_at(c, &["name"]);
     if name.is_empty() {
@@ -104,6 +109,7 @@ fn common(c: &Value, volumes: &[&str], path: &FieldPath) -> Vec<FieldError> {
     ));
     errs.extend(ports(member(c, "ports"), &path.child("ports")));
     errs.extend(env(member(c, "env"), &path.child("env")));
+    errs.extend(env_from(member(c, "envFrom"), &path.child("envFrom")));
     errs.extend(volume_mounts(
         member(c, "volumeMounts"),
         volumes,
@@ -118,6 +124,60 @@ fn common(c: &Value, volumes: &[&str], path: &FieldPath) -> Vec<FieldError> {
         member(c, "resources"),
         &path.child("resources"),
     ));
+    errs.extend(security::container_security_context(
+        member(c, "securityContext"),
+        host_users,
+        &path.child("securityContext"),
+    ));
+    errs
+}
+
+/// `ValidateEnvFrom`: a relaxed prefix and exactly one source, named.
+fn env_from(sources: Option<&Value>, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    for (i, source) in list(sources).enumerate() {
+        let p = path.index(i);
+        let prefix = str_at(source, &["prefix"]);
+        if prefix
+            .chars()
+            .any(|r| !(' '..='~').contains(&r) || r == '=')
+        {
+            errs.push(FieldError::invalid(
+                &p.child("prefix"),
+                BadValue::str(prefix),
+                RELAXED_ENV_NAME,
+            ));
+        }
+        let mut count = 0;
+        for key in ["configMapRef", "secretRef"] {
+            let Some(reference) = member(source, key).filter(|v| !v.is_null()) else {
+                continue;
+            };
+            count += 1;
+            let name = str_at(reference, &["name"]);
+            let name_path = p.child(key).child("name");
+            if name.is_empty() {
+                errs.push(FieldError::required(&name_path, ""));
+            } else {
+                for msg in names::name_is_dns_subdomain(name, true) {
+                    errs.push(FieldError::invalid(&name_path, BadValue::str(name), msg));
+                }
+            }
+        }
+        if count == 0 {
+            errs.push(FieldError::invalid(
+                path,
+                BadValue::str(""),
+                "must specify one of: `configMapRef` or `secretRef`",
+            ));
+        } else if count > 1 {
+            errs.push(FieldError::invalid(
+                path,
+                BadValue::str(""),
+                "may not have more than one field specified at a time",
+            ));
+        }
+    }
     errs
 }
 
@@ -277,7 +337,7 @@ fn env(vars: Option<&Value>, path: &FieldPath) -> Vec<FieldError> {
             errs.push(FieldError::invalid(
                 &p.child("name"),
                 BadValue::str(name),
-                "a valid environment variable name must consist only of printable ASCII characters other than '='",
+                RELAXED_ENV_NAME,
             ));
         }
         errs.extend(env_value_from(var, &p.child("valueFrom")));

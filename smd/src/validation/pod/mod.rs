@@ -11,6 +11,8 @@
 
 mod containers;
 mod resources;
+mod scheduling;
+mod security;
 mod spec;
 mod status;
 mod update;

@@ -7,7 +7,7 @@ use super::super::meta::{string_list, validate_label_name, validate_labels};
 use super::super::names;
 use super::super::{BadValue, FieldError, FieldPath, member, str_at};
 use super::containers::{dns1123_label, validate_containers, validate_init_containers};
-use super::{int, list, volumes};
+use super::{int, list, scheduling, security, volumes};
 
 /// The restart policies, in Go's order.
 const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
@@ -33,18 +33,22 @@ pub(super) fn validate_pod_spec(
             "",
         ));
     }
+    // Without `hostUsers: false` the pod shares the host's user namespace.
+    let host_users = member(spec, "hostUsers").and_then(Value::as_bool) != Some(false);
     let (volume_names, volume_errs) =
         volumes::validate_volumes(member(spec, "volumes"), &path.child("volumes"));
     errs.extend(volume_errs);
     errs.extend(validate_containers(
         member(spec, "containers"),
         &volume_names,
+        host_users,
         &path.child("containers"),
     ));
     errs.extend(validate_init_containers(
         member(spec, "initContainers"),
         member(spec, "containers"),
         &volume_names,
+        host_users,
         &path.child("initContainers"),
     ));
     errs.extend(host_network_ports(spec, path));
@@ -62,6 +66,11 @@ pub(super) fn validate_pod_spec(
         member(spec, "nodeSelector"),
         &path.child("nodeSelector"),
     ));
+    errs.extend(security::pod_security_context(spec, path));
+    errs.extend(scheduling::affinity(
+        member(spec, "affinity"),
+        &path.child("affinity"),
+    ));
     errs.extend(dns_config(spec, &path.child("dnsConfig")));
     for (i, gate) in list(member(spec, "readinessGates")).enumerate() {
         let p = path.child("readinessGates").index(i).child("conditionType");
@@ -77,6 +86,10 @@ pub(super) fn validate_pod_spec(
         }
         gates_seen.push(name);
     }
+    errs.extend(scheduling::topology_spread(
+        member(spec, "topologySpreadConstraints"),
+        &path.child("topologySpreadConstraints"),
+    ));
     let account = str_at(spec, &["serviceAccountName"]);
     if !account.is_empty() {
         errs.extend(invalid_each(
