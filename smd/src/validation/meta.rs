@@ -431,7 +431,9 @@ fn apimachinery_object_meta_update(new: &Value, old: &Value, path: &FieldPath) -
         }
     }
     let version = str_at(new_meta, &["resourceVersion"]);
-    if version.is_empty() {
+    // An object a server holds always has a version; one without (a live object smd was
+    // handed offline) cannot tell a server's update from a versionless one, so no refusal.
+    if version.is_empty() && !str_at(old_meta, &["resourceVersion"]).is_empty() {
         errs.push(FieldError::invalid(
             &path.child("resourceVersion"),
             BadValue::str(version),
