@@ -534,6 +534,19 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     ("validation-pod.yaml", "vp-env-from-accepted", 1, Admission),
     ("validation-pod.yaml", "vp-affinity-accepted", 1, Admission),
+    (
+        "validation-pod.yaml",
+        "vp-status-qos-cleared-accepted",
+        1,
+        Admission,
+    ),
+    // The status strategy's backfill of the QoS class (PrepareForUpdate).
+    (
+        "validation-pod.yaml",
+        "vp-status-qos-cleared-accepted",
+        2,
+        Strategy,
+    ),
     // The refusal's diff of the internal pod specs is render.rs's (being written beside this).
     (
         "validation-pod.yaml",

@@ -66,8 +66,10 @@ pub(super) fn validate_pod_status_update(new: &Value, old: &Value) -> Vec<FieldE
             "must be a non-negative integer",
         ));
     }
+    // The status strategy backfills an empty class with the old one before validating, so
+    // only a class the request names can differ.
     let qos = str_at(status, &["qosClass"]);
-    if qos != str_at(old_status, &["qosClass"]) {
+    if !qos.is_empty() && qos != str_at(old_status, &["qosClass"]) {
         errs.push(FieldError::invalid(
             &path.child("qosClass"),
             BadValue::str(qos),
