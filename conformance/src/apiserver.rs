@@ -547,6 +547,12 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         2,
         Strategy,
     ),
+    (
+        "validation-pod.yaml",
+        "vp-container-restart-rules-accepted",
+        1,
+        Admission,
+    ),
     // The refusal's diff of the internal pod specs is render.rs's (being written beside this).
     (
         "validation-pod.yaml",

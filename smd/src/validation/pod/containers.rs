@@ -42,6 +42,7 @@ pub(super) fn validate_containers(
             seen.push(name);
         }
         errs.extend(probes_and_lifecycle(c, &p));
+        errs.extend(restart_policy(c, &p));
     }
     errs.extend(host_port_conflicts(&items, path));
     errs
@@ -61,6 +62,7 @@ pub(super) fn validate_init_containers(
     for (i, c) in list(containers).enumerate() {
         let p = path.index(i);
         errs.extend(common(c, volumes, host_users, &p));
+        errs.extend(restart_policy(c, &p));
         let name = str_at(c, &["name"]);
         if seen.contains(&name) {
             errs.push(FieldError::duplicate(&p.child("name"), BadValue::str(name)));
@@ -85,6 +87,79 @@ pub(super) fn validate_init_containers(
                     ));
                 }
             }
+        }
+    }
+    errs
+}
+
+/// A container's restart policy, sorted (`supportedContainerRestartPolicies`).
+const CONTAINER_RESTART_POLICIES: &[&str] = &["Always", "Never", "OnFailure"];
+/// The restart rules' actions a 1.37 server takes (both gates on), sorted.
+const RESTART_RULE_ACTIONS: &[&str] = &["Restart", "RestartAllContainers"];
+/// The exit code operators, sorted.
+const EXIT_CODE_OPERATORS: &[&str] = &["In", "NotIn"];
+
+/// `validateContainerRestartPolicy` (container restart rules are on by default in 1.37): a
+/// known policy, which rules need; at most 20 rules, each with a known action and exit codes.
+fn restart_policy(c: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let rules: Vec<&Value> = list(member(c, "restartPolicyRules")).collect();
+    match member(c, "restartPolicy").and_then(Value::as_str) {
+        None if rules.is_empty() => return errs,
+        None => errs.push(FieldError::required(
+            &path.child("restartPolicy"),
+            "must specify restartPolicy when restart rules are used",
+        )),
+        Some(policy) if !CONTAINER_RESTART_POLICIES.contains(&policy) => {
+            errs.push(FieldError::not_supported(
+                &path.child("restartPolicy"),
+                BadValue::str(policy),
+                CONTAINER_RESTART_POLICIES,
+            ));
+        }
+        Some(_) => {}
+    }
+    let rules_path = path.child("restartPolicyRules");
+    if rules.len() > 20 {
+        errs.push(FieldError::too_many(
+            &rules_path,
+            i64::try_from(rules.len()).unwrap_or(i64::MAX),
+            20,
+        ));
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        let p = rules_path.index(i);
+        let action = str_at(rule, &["action"]);
+        if !RESTART_RULE_ACTIONS.contains(&action) {
+            errs.push(FieldError::not_supported(
+                &p.child("action"),
+                BadValue::str(action),
+                RESTART_RULE_ACTIONS,
+            ));
+        }
+        match member(rule, "exitCodes").filter(|v| !v.is_null()) {
+            Some(codes) => {
+                let operator = str_at(codes, &["operator"]);
+                if !EXIT_CODE_OPERATORS.contains(&operator) {
+                    errs.push(FieldError::not_supported(
+                        &p.child("exitCodes").child("operator"),
+                        BadValue::str(operator),
+                        EXIT_CODE_OPERATORS,
+                    ));
+                }
+                let values = list(member(codes, "values")).count();
+                if values > 255 {
+                    errs.push(FieldError::too_many(
+                        &p.child("exitCodes").child("values"),
+                        i64::try_from(values).unwrap_or(i64::MAX),
+                        255,
+                    ));
+                }
+            }
+            None => errs.push(FieldError::required(
+                &p.child("exitCodes"),
+                "must be specified",
+            )),
         }
     }
     errs
