@@ -25,7 +25,6 @@ pub(super) fn validate_pod_spec(
     pod_meta: Option<&Value>,
     path: &FieldPath,
 ) -> Vec<FieldError> {
-    let _ = pod_meta;
     let mut errs = Vec::new();
     if int(spec, "terminationGracePeriodSeconds").is_none() {
         errs.push(FieldError::required(
@@ -35,8 +34,11 @@ pub(super) fn validate_pod_spec(
     }
     // Without `hostUsers: false` the pod shares the host's user namespace.
     let host_users = member(spec, "hostUsers").and_then(Value::as_bool) != Some(false);
-    let (volume_names, volume_errs) =
-        volumes::validate_volumes(member(spec, "volumes"), &path.child("volumes"));
+    let (volume_names, volume_errs) = volumes::validate_volumes(
+        member(spec, "volumes"),
+        pod_meta.map(|m| str_at(m, &["name"])),
+        &path.child("volumes"),
+    );
     errs.extend(volume_errs);
     errs.extend(validate_containers(
         member(spec, "containers"),

@@ -59,16 +59,30 @@ const EMPTY_DIR_MODE: &str = "must be a number between 0 and 01777 (octal), both
 
 /// `ValidateVolumes`: the errors, and the names of the volumes that passed (what mounts may
 /// refer to).
+///
+/// `pod_name` is the pod's name (none for a template): an ephemeral volume's claim is named
+/// after it.
 pub(super) fn validate_volumes<'a>(
     volumes: Option<&'a Value>,
+    pod_name: Option<&str>,
     path: &FieldPath,
 ) -> (Vec<&'a str>, Vec<FieldError>) {
     let mut valid: Vec<&str> = Vec::new();
     let mut errs = Vec::new();
+    let pod_name = pod_name.filter(|n| !n.is_empty());
+    // The claims the pod's ephemeral volumes create, which no claim volume may name.
+    let created: Vec<String> = pod_name
+        .map(|pod| {
+            list(volumes)
+                .filter(|v| member(v, "ephemeral").is_some_and(|e| !e.is_null()))
+                .map(|v| format!("{pod}-{}", str_at(v, &["name"])))
+                .collect()
+        })
+        .unwrap_or_default();
     for (i, volume) in list(volumes).enumerate() {
         let p = path.index(i);
         let name = str_at(volume, &["name"]);
-        let mut own = source_problems(volume, &p);
+        let mut own = source_problems(volume, pod_name, &p);
         if name.is_empty() {
             own.push(FieldError::required(&p.child("name"), ""));
         } else {
@@ -82,12 +96,22 @@ pub(super) fn validate_volumes<'a>(
         } else {
             errs.extend(own);
         }
+        let claim = super::super::str_at(volume, &["persistentVolumeClaim", "claimName"]);
+        if member(volume, "persistentVolumeClaim").is_some_and(|c| !c.is_null())
+            && created.iter().any(|c| c == claim)
+        {
+            errs.push(FieldError::invalid(
+                &p.child("persistentVolumeClaim").child("claimName"),
+                BadValue::str(claim),
+                "must not reference a PVC that gets created for an ephemeral volume",
+            ));
+        }
     }
     (valid, errs)
 }
 
 /// `validateVolumeSource`: exactly one source, and the common sources' rules.
-fn source_problems(volume: &Value, path: &FieldPath) -> Vec<FieldError> {
+fn source_problems(volume: &Value, pod_name: Option<&str>, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let mut count = 0;
     for (key, forbidden_path) in SOURCES {
@@ -112,6 +136,7 @@ fn source_problems(volume: &Value, path: &FieldPath) -> Vec<FieldError> {
             "persistentVolumeClaim" if str_at(source, &["claimName"]).is_empty() => {
                 errs.push(FieldError::required(&p.child("claimName"), ""));
             }
+            "ephemeral" => errs.extend(ephemeral(volume, source, pod_name, path)),
             _ => {}
         }
     }
@@ -238,4 +263,35 @@ fn no_backsteps(target: &str, path: &FieldPath) -> Vec<FieldError> {
         )];
     }
     Vec::new()
+}
+
+/// An ephemeral volume: a claim template (its contents are not checked here), and a claim
+/// name (`<pod>-<volume>`) that is a DNS subdomain.
+fn ephemeral(
+    volume: &Value,
+    source: &Value,
+    pod_name: Option<&str>,
+    path: &FieldPath,
+) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    if member(source, "volumeClaimTemplate").is_none_or(Value::is_null) {
+        errs.push(FieldError::required(
+            &path.child("ephemeral").child("volumeClaimTemplate"),
+            "",
+        ));
+    }
+    let name = str_at(volume, &["name"]);
+    if let Some(pod) = pod_name
+        && !name.is_empty()
+    {
+        let claim = format!("{pod}-{name}");
+        for msg in super::super::names::name_is_dns_subdomain(&claim, false) {
+            errs.push(FieldError::invalid(
+                &path.child("name"),
+                BadValue::str(name),
+                format!("PVC name {}: {msg}", smd_fieldpath::value::go_quote(&claim)),
+            ));
+        }
+    }
+    errs
 }
