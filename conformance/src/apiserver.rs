@@ -482,13 +482,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     (
         "validation-pod.yaml",
-        "vp-update-gate-removed-accepted",
-        1,
-        Admission,
-    ),
-    ("validation-pod.yaml", "vp-update-gate-added", 1, Admission),
-    (
-        "validation-pod.yaml",
         "vp-update-labels-accepted",
         1,
         Admission,
