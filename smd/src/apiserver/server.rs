@@ -553,25 +553,7 @@ impl ApiServer {
             &call.key.namespace,
             &name,
         );
-        // The storage refuses a revision it is asked to keep (a dry run does not ask it).
         let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
-        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
-            return status::failure(
-                500,
-                "",
-                "resourceVersion should not be set on objects to be created",
-                None,
-            );
-        }
-        if let Some(existing) = self.store.get(&key) {
-            let being_deleted = get(existing, &["metadata", "deletionTimestamp"]).is_some();
-            return status::already_exists(
-                &call.resource.group,
-                &call.resource.plural,
-                &name,
-                being_deleted,
-            );
-        }
         // The handler wipes these before the field manager sees the body; the storage sets
         // the resourceVersion.
         for field in [
@@ -582,11 +564,37 @@ impl ApiServer {
         ] {
             remove(&mut body, &["metadata", field]);
         }
-        let mut response = self.create_object(call, key, body, manager, "");
+        let mut response = self.create_object(call, key, body, manager, "", &sent_version);
         if response.code < 300 {
             dry_run_keeps_version(call, &mut response, &sent_version);
         }
         response
+    }
+
+    /// What the storage refuses of a create the strategy accepted: a revision it is asked to
+    /// keep (a dry run does not ask it), an object that exists.
+    fn refuse_in_storage(
+        &self,
+        call: &Call<'_>,
+        key: &ObjectKey,
+        sent_version: &str,
+    ) -> Option<Response> {
+        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
+            return Some(status::failure(
+                500,
+                "",
+                "resourceVersion should not be set on objects to be created",
+                None,
+            ));
+        }
+        let existing = self.store.get(key)?;
+        let being_deleted = get(existing, &["metadata", "deletionTimestamp"]).is_some();
+        Some(status::already_exists(
+            &call.resource.group,
+            &call.resource.plural,
+            &key.name,
+            being_deleted,
+        ))
     }
 
     /// A create of `body` at `key` through `subresource` (`""`, or `status` for an update
@@ -599,6 +607,7 @@ impl ApiServer {
         body: Value,
         manager: &str,
         subresource: &str,
+        sent_version: &str,
     ) -> Response {
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
@@ -614,6 +623,9 @@ impl ApiServer {
         remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
         let object = self.finish_create(call, object);
         if let Some(refusal) = refuse_invalid(call, &object, None) {
+            return refusal;
+        }
+        if let Some(refusal) = self.refuse_in_storage(call, &key, sent_version) {
             return refusal;
         }
         self.store_answer(call, key, object, 201)
@@ -669,7 +681,7 @@ impl ApiServer {
             remove(&mut body, &["metadata", "resourceVersion"]);
             let key = call.key.clone();
             let subresource = call.target.subresource.clone();
-            let mut response = self.create_object(call, key, body, manager, &subresource);
+            let mut response = self.create_object(call, key, body, manager, &subresource, "");
             if response.code < 300 {
                 dry_run_keeps_version(call, &mut response, &sent_version);
             }
