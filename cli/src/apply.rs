@@ -10,6 +10,7 @@ use smd::managedfields::Error;
 use super::diff::ApplyFlags;
 use super::plan::{self, Refusal};
 use super::render;
+use super::terminal;
 use super::{Failure, Outcome as Stop};
 
 /// The `apply` command's arguments.
@@ -45,11 +46,20 @@ pub(crate) fn run(
     let request = args.apply.request()?;
     let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
     let mut stored = Vec::new();
+    let mut notes = Vec::new();
     let mut conflicts = Vec::new();
     for outcome in &planned.outcomes {
         let origin = &outcome.pair.applied.origin;
         match &outcome.result {
-            Ok(object) => stored.push(object),
+            Ok(object) => {
+                stored.push(object);
+                if !outcome.server_set.is_empty() {
+                    notes.push(format!(
+                        "{origin}: set by the server (values of its own choosing, left out): {}",
+                        outcome.server_set.join(", ")
+                    ));
+                }
+            }
             Err(Refusal::Server(e @ Error::Conflict(_))) => {
                 conflicts.push(format!("{origin}: {e}"))
             }
@@ -75,6 +85,9 @@ pub(crate) fn run(
             "smd: see `smd diff` for each conflict's values and the ways out, or pass --force-conflicts"
         );
         return Ok(Conflicted(true));
+    }
+    for note in &notes {
+        let _ = writeln!(err, "smd: {}", terminal::escape(note));
     }
     for object in &planned.unmatched {
         let _ = writeln!(

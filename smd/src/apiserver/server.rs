@@ -67,6 +67,10 @@ pub struct Exchange {
     pub response: Response,
     /// The error behind the answer when the field manager (or the kind's endpoint) refused.
     pub error: Option<Error>,
+    /// The values this server made up while answering (a new object's uid and creation
+    /// time, a generated name, allocated addresses and ports): a real server chooses its
+    /// own, so an offline answer shows where they go, not what they are.
+    pub server_chosen: Vec<String>,
 }
 
 impl Default for ApiServer {
@@ -312,10 +316,12 @@ impl ApiServer {
     /// [`ApiServer::handle_at`], with the field manager's error behind a refusal.
     pub fn exchange(&mut self, request: &Request, now: Timestamp) -> Exchange {
         self.refusal = None;
+        self.store.take_chosen();
         let response = self.route(request, None, now);
         Exchange {
             response,
             error: self.refusal.take(),
+            server_chosen: self.store.take_chosen(),
         }
     }
 
@@ -332,10 +338,12 @@ impl ApiServer {
     /// the object sends, without writing and reading it back.
     pub fn exchange_parsed(&mut self, request: &Request, body: &Value, now: Timestamp) -> Exchange {
         self.refusal = None;
+        self.store.take_chosen();
         let response = self.route(request, Some(body), now);
         Exchange {
             response,
             error: self.refusal.take(),
+            server_chosen: self.store.take_chosen(),
         }
     }
 
@@ -538,6 +546,7 @@ impl ApiServer {
                 );
             }
             name = format!("{prefix}{}", self.store.next_name_suffix());
+            self.store.choose(&name);
             set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
         }
         if let Some(refusal) = decode::custom_kind_invalid(&body, target, &name) {
@@ -1042,6 +1051,10 @@ impl ApiServer {
     /// generations.
     fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
         delete::prepare_create(&call.resource, &mut object);
+        let created = nested_str(&object, &["metadata", "creationTimestamp"]).to_owned();
+        if !created.is_empty() {
+            self.store.choose(&created);
+        }
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
         if !call.resource.custom {

@@ -41,6 +41,9 @@ pub(super) struct Store {
     revision: u64,
     uids: u64,
     names: u64,
+    /// The values made up since the last [`Store::take_chosen`] (uids, name suffixes, the
+    /// creation time): what a real server chooses otherwise.
+    chosen: Vec<String>,
 }
 
 /// The revision a new store starts after. A cluster's storage has seen many writes before a
@@ -55,6 +58,7 @@ impl Default for Store {
             written: BTreeMap::new(),
             revision: FIRST_REVISION,
             uids: 0,
+            chosen: Vec::new(),
             names: 0,
         }
     }
@@ -121,7 +125,19 @@ impl Store {
     pub fn next_uid(&mut self) -> String {
         self.uids += 1;
         let n = self.uids;
-        format!("00000000-0000-4000-8000-{:012x}", n & 0xffff_ffff_ffff)
+        let uid = format!("00000000-0000-4000-8000-{:012x}", n & 0xffff_ffff_ffff);
+        self.choose(&uid);
+        uid
+    }
+
+    /// Notes a value the server made up for the object being written.
+    pub fn choose(&mut self, value: &str) {
+        self.chosen.push(value.to_owned());
+    }
+
+    /// The values made up since the last call.
+    pub fn take_chosen(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.chosen)
     }
 
     /// The next `generateName` suffix: five characters of the server's alphabet.
