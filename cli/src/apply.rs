@@ -46,20 +46,11 @@ pub(crate) fn run(
     let request = args.apply.request()?;
     let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
     let mut stored = Vec::new();
-    let mut notes = Vec::new();
     let mut conflicts = Vec::new();
     for outcome in &planned.outcomes {
         let origin = &outcome.pair.applied.origin;
         match &outcome.result {
-            Ok(object) => {
-                stored.push(object);
-                if !outcome.server_set.is_empty() {
-                    notes.push(format!(
-                        "{origin}: set by the server (values of its own choosing, left out): {}",
-                        outcome.server_set.join(", ")
-                    ));
-                }
-            }
+            Ok(object) => stored.push((object, &outcome.server_set)),
             Err(Refusal::Server(e @ Error::Conflict(_))) => {
                 conflicts.push(format!("{origin}: {e}"))
             }
@@ -86,9 +77,6 @@ pub(crate) fn run(
         );
         return Ok(Conflicted(true));
     }
-    for note in &notes {
-        let _ = writeln!(err, "smd: {}", terminal::escape(note));
-    }
     for object in &planned.unmatched {
         let _ = writeln!(
             err,
@@ -98,12 +86,25 @@ pub(crate) fn run(
         );
     }
     let text = match args.output {
-        ObjectFormat::Yaml => super::parallel::map(stored, request.jobs, |o| {
-            smd::fieldpath::yaml::to_string(&render::sorted(o))
+        // A YAML document says in a comment which fields the server would fill with values
+        // of its own choosing (left out); JSON has no comments (docs/cli.md).
+        ObjectFormat::Yaml => super::parallel::map(stored, request.jobs, |(o, set)| {
+            let text = smd::fieldpath::yaml::to_string(&render::sorted(o));
+            if set.is_empty() {
+                return text;
+            }
+            let paths: Vec<String> = set
+                .iter()
+                .map(|p| terminal::escape(p).into_owned())
+                .collect();
+            format!(
+                "# set by the server (values of its own choosing, left out): {}\n{text}",
+                paths.join(", ")
+            )
         })
         .join("---\n"),
         ObjectFormat::Json => {
-            let mut items = super::parallel::map(stored, request.jobs, |o| {
+            let mut items = super::parallel::map(stored, request.jobs, |(o, _)| {
                 render::to_json(&render::sorted(o))
             });
             let value = if items.len() == 1 {
