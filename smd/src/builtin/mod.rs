@@ -14,6 +14,8 @@ mod internal;
 pub mod quantity;
 mod roundtrip;
 
+pub(crate) use roundtrip::marshal_struct;
+
 pub mod defaults;
 
 use smd_fieldpath::Value;
