@@ -8,14 +8,60 @@
 //!   conversion to the internal version clears the object's (`setTargetKind`), and the one
 //!   nested object that keeps them in `v1`, a StatefulSet's volume claim template, loses them
 //!   in `Convert_v1_StatefulSetSpec_To_apps_StatefulSetSpec`.
-//! - A field the internal type has and the versioned one lacks keeps Go's zero value
+//! - events.k8s.io `Event`s name six fields otherwise than the internal core `Event`
+//!   ([`RENAMES`]).
+//! - A DaemonSet's `deprecated.daemonset.template.generation` and a Deployment's
+//!   `deprecated.deployment.rollback.to` annotations become `Spec.TemplateGeneration` and
+//!   `Spec.RollbackTo` and leave the annotations (whole objects only: a spec alone does not
+//!   carry them).
+//! - autoscaling/v1's `targetCPUUtilizationPercentage` is the internal CPU utilization metric.
+//! - Any other field the internal type has and the versioned one lacks keeps Go's zero value
 //!   (`smd-scheme internal-types` pairs the types; the core `PodSpec` and its parts match
-//!   field for field in this release).
+//!   field for field in this release). Not done: autoscaling/v1's metrics, behavior, status
+//!   and default metric kept in annotations (a whole v1 HorizontalPodAutoscaler), a
+//!   PodCertificateRequest's key bytes.
 
 use smd_fieldpath::Value;
 use smd_fieldpath::value::Map;
 
 use crate::builtin::gotypes::{Field, GoTypes, Shape, TypeDef};
+
+/// Internal fields a hand-written conversion fills from a versioned field of another name:
+/// (versioned type, internal Go field, versioned Go field).
+const RENAMES: &[(&str, &str, &str)] = &[
+    ("io.k8s.api.events.v1.Event", "InvolvedObject", "Regarding"),
+    ("io.k8s.api.events.v1.Event", "Source", "DeprecatedSource"),
+    ("io.k8s.api.events.v1.Event", "Message", "Note"),
+    (
+        "io.k8s.api.events.v1.Event",
+        "FirstTimestamp",
+        "DeprecatedFirstTimestamp",
+    ),
+    (
+        "io.k8s.api.events.v1.Event",
+        "LastTimestamp",
+        "DeprecatedLastTimestamp",
+    ),
+    ("io.k8s.api.events.v1.Event", "Count", "DeprecatedCount"),
+];
+
+/// Annotations a hand-written conversion turns into an internal `Spec` field holding the
+/// annotation's integer: (versioned type, annotation, internal spec field, the integer's
+/// place in it: a field of a struct, or the field itself).
+const ANNOTATION_FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
+    (
+        "io.k8s.api.apps.v1.DaemonSet",
+        "deprecated.daemonset.template.generation",
+        "TemplateGeneration",
+        None,
+    ),
+    (
+        "io.k8s.api.apps.v1.Deployment",
+        "deprecated.deployment.rollback.to",
+        "RollbackTo",
+        Some("Revision"),
+    ),
+];
 
 /// Nesting deeper than this is left as Go's zero value (the readers cap objects lower).
 const MAX_DEPTH: usize = smd_fieldpath::MAX_DEPTH;
@@ -50,17 +96,28 @@ impl Converter<'_> {
         if depth > MAX_DEPTH {
             return Value::Map(out);
         }
+        let versioned_name = self.versioned.get(v).map_or("", |t| t.name.as_str());
         for f in &t.flat {
             if f.via.last().is_some_and(|e| e == "TypeMeta") {
                 continue;
             }
             let mut go_path: Vec<&str> = f.via.iter().map(String::as_str).collect();
-            go_path.push(&f.field.go);
+            let renamed = RENAMES
+                .iter()
+                .find(|(ty, field, _)| {
+                    *ty == versioned_name && *field == f.field.go && f.via.is_empty()
+                })
+                .map(|(_, _, from)| *from);
+            go_path.push(renamed.unwrap_or(&f.field.go));
             let Some((item, shape)) = self.lookup(v, value, &go_path, 0) else {
                 continue;
             };
             let converted = self.shaped(shape, &f.field.shape, item, depth + 1);
             out.insert(f.field.json.clone(), converted);
+        }
+        annotation_fields(versioned_name, &mut out);
+        if versioned_name == "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec" {
+            cpu_target_metric(value, &mut out);
         }
         Value::Map(out)
     }
@@ -146,6 +203,60 @@ impl Converter<'_> {
     fn is_struct(&self, types: &GoTypes, i: usize) -> bool {
         matches!(types.get(i).map(|t| &t.def), Some(TypeDef::Struct(_)))
     }
+}
+
+/// The annotations of [`ANNOTATION_FIELDS`] moved into the spec, as `strconv.ParseInt`
+/// reads them (an unparsable one cannot reach a stored object: the conversion refuses it).
+fn annotation_fields(versioned_name: &str, out: &mut Map) {
+    for (ty, annotation, field, inner) in ANNOTATION_FIELDS {
+        if *ty != versioned_name {
+            continue;
+        }
+        let Some(Value::Map(annotations)) = out.get_mut("annotations") else {
+            continue;
+        };
+        let Some(n) = annotations
+            .get(annotation)
+            .and_then(Value::as_str)
+            .and_then(|t| t.parse::<i64>().ok())
+        else {
+            continue;
+        };
+        annotations.remove(annotation);
+        let value = match inner {
+            Some(name) => {
+                let mut m = Map::new();
+                m.insert(*name, Value::Int(n));
+                Value::Map(m)
+            }
+            None => Value::Int(n),
+        };
+        if let Some(Value::Map(spec)) = out.get_mut("Spec") {
+            spec.insert(*field, value);
+        }
+    }
+}
+
+/// autoscaling/v1's CPU target as the internal version's one metric: the CPU's average
+/// utilization.
+fn cpu_target_metric(value: &Value, out: &mut Map) {
+    let Some(target) = value
+        .as_map()
+        .and_then(|m| m.get("targetCPUUtilizationPercentage"))
+        .filter(|t| !t.is_null())
+    else {
+        return;
+    };
+    let mut goal = Map::new();
+    goal.insert("Type", Value::String("Utilization".to_owned()));
+    goal.insert("AverageUtilization", target.clone());
+    let mut resource = Map::new();
+    resource.insert("Name", Value::String("cpu".to_owned()));
+    resource.insert("Target", Value::Map(goal));
+    let mut metric = Map::new();
+    metric.insert("Type", Value::String("Resource".to_owned()));
+    metric.insert("Resource", Value::Map(resource));
+    out.insert("Metrics", Value::List(vec![Value::Map(metric)]));
 }
 
 fn strip_pointers(shape: &Shape) -> &Shape {
