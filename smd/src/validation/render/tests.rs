@@ -57,3 +57,35 @@ fn renderings_agree_with_go() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+const SERVED: &str = include_str!("../../../../conformance/apiserver/scheme/goldens/served.json");
+
+/// The two generated tables agree: every kind a real server serves (its discovery, as
+/// `smd-scheme served` wrote it) has a versioned Go type that the internal table pairs with
+/// an internal one, so any of its values can be rendered.
+#[test]
+fn every_served_kind_has_an_internal_type() {
+    use crate::builtin::gotypes::{gotypes, internal_types};
+    use smd_schema::gvk::GroupVersionKind;
+    let served: serde_json::Value = serde_json::from_str(SERVED).unwrap();
+    let kinds = served["kinds"].as_array().unwrap();
+    assert!(kinds.len() > 50, "served.json lost its kinds");
+    let (versioned, internal) = (gotypes().unwrap(), internal_types().unwrap());
+    let mut missing = Vec::new();
+    for k in kinds {
+        let s = |key: &str| k[key].as_str().unwrap().to_owned();
+        let gvk = GroupVersionKind {
+            group: s("group"),
+            version: s("version"),
+            kind: s("kind"),
+        };
+        let paired = versioned
+            .kind(&gvk)
+            .and_then(|t| internal.internal_of(&t.name))
+            .and_then(|name| internal.by_name(name));
+        if paired.is_none() {
+            missing.push(format!("{gvk:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "no internal type for {missing:?}");
+}
