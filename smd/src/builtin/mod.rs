@@ -15,6 +15,8 @@ mod internal;
 pub mod quantity;
 mod roundtrip;
 
+pub(crate) use roundtrip::marshal_struct;
+
 pub mod defaults;
 
 pub use identified::prepare_identified;

@@ -633,6 +633,17 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// `value` read into the struct `index` of `types` and written back as `json.Marshal` writes
+/// it: every field in declaration order, Go's zero values for the missing ones, `omitempty`
+/// and `omitzero` applied, custom types in their canonical text. Unknown keys are dropped and
+/// a value of the wrong kind stays Go's zero value (a message's rendering, never a refusal).
+pub(crate) fn marshal_struct(types: &GoTypes, index: usize, value: &Value) -> Value {
+    let mut walk = Walk::new(types);
+    walk.strict_enabled = false;
+    let go = walk.decode(value, &Shape::Named(index), "", 0);
+    walk.encode(&go)
+}
+
 /// A value with no Go value inside.
 #[inline(never)]
 fn encode_leaf(g: &GoVal) -> Value {
