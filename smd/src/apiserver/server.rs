@@ -19,10 +19,17 @@ use crate::validation;
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
 mod delete;
+// What the Service REST allocates, and the admission plugins of a Pod, in files of their own.
+#[path = "admission.rs"]
+mod admission;
+#[path = "allocate.rs"]
+mod allocate;
 use crate::managedfields::{
     Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
     manager_or_user_agent, validate_manager,
 };
+pub use admission::{POD_SERVER_CHOSEN_FIELDS, ServiceAccounts};
+pub use allocate::{SERVICE_SERVER_CHOSEN_FIELDS, ServiceNetwork};
 
 /// Why a CRD cannot be served.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -57,6 +64,10 @@ pub struct ApiServer {
     now: Timestamp,
     /// The field manager's error behind the last refusal, for [`ApiServer::exchange`].
     refusal: Option<Error>,
+    /// The cluster's service network (what Services are allocated from).
+    network: ServiceNetwork,
+    /// Which ServiceAccounts a Pod may name.
+    accounts: ServiceAccounts,
 }
 
 /// A request's answer, with the field-manager layer's error behind a refusal kept whole
@@ -105,7 +116,19 @@ impl ApiServer {
             store: Store::default(),
             now: Timestamp::from_unix(0),
             refusal: None,
+            network: ServiceNetwork::default(),
+            accounts: ServiceAccounts::default(),
         }
+    }
+
+    /// Sets the service network Services are allocated from.
+    pub fn set_service_network(&mut self, network: ServiceNetwork) {
+        self.network = network;
+    }
+
+    /// Sets how the ServiceAccount admission plugin finds the account a Pod names.
+    pub fn set_service_accounts(&mut self, accounts: ServiceAccounts) {
+        self.accounts = accounts;
     }
 
     /// Serves the custom resources of `crd` (an `apiextensions.k8s.io/v1`
@@ -612,7 +635,10 @@ impl ApiServer {
         // `BeforeCreate` clears the deletion marks after the field manager saw them.
         remove(&mut object, &["metadata", "deletionTimestamp"]);
         remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-        let object = self.finish_create(call, object);
+        let object = match self.finish_create(call, object) {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
         if let Some(refusal) = refuse_invalid(call, &object, None) {
             return refusal;
         }
@@ -923,7 +949,10 @@ impl ApiServer {
                 }
                 remove(&mut object, &["metadata", "deletionTimestamp"]);
                 remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-                let object = self.finish_create(&call, object);
+                let object = match self.finish_create(&call, object) {
+                    Ok(o) => o,
+                    Err(refusal) => return refusal,
+                };
                 if let Some(refusal) = refuse_invalid(&call, &object, None) {
                     return refusal;
                 }
@@ -1025,10 +1054,27 @@ impl ApiServer {
         response
     }
 
-    /// What admission and the storage add to a created object: the protection finalizers of
-    /// the kinds that have one, its uid, its revision, generation 1 for the kinds that count
-    /// generations.
-    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
+    /// What admission and the storage add to a created object: a Pod's admission plugins, a
+    /// Service's allocations, the protection finalizers of the kinds that have one, its
+    /// uid, its revision, generation 1 for the kinds that count generations; or the
+    /// refusal of a plugin or an allocator.
+    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Result<Value, Response> {
+        // A create through the status subresource (an update that creates) meets neither:
+        // the status store has no allocation hook and the plugins ignore subresources.
+        let plural = match call.target.subresource.as_str() {
+            "" => core_plural(&call.resource),
+            _ => "",
+        };
+        match plural {
+            "pods" => admission::admit_pod_create(
+                &mut self.store,
+                self.accounts,
+                &call.target.namespace,
+                &mut object,
+            )?,
+            "services" => allocate::service_create(&mut self.store, &self.network, &mut object)?,
+            _ => {}
+        }
         delete::prepare_create(&call.resource, &mut object);
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
@@ -1040,7 +1086,7 @@ impl ApiServer {
         if counts_generations(&call.resource) {
             set(&mut object, &["metadata", "generation"], Value::Int(1));
         }
-        object
+        Ok(object)
     }
 
     /// Stores a created object under a new revision (unless a dry run) and answers it.
@@ -1085,6 +1131,24 @@ impl ApiServer {
             None => remove(&mut object, &["metadata", "generation"]),
         }
         delete::prepare_update(&call.resource, stored, &mut object);
+        // Admission and the REST's allocations see the main resource's updates only.
+        if call.target.subresource.is_empty() {
+            match core_plural(&call.resource) {
+                "pods" => admission::admit_pod_update(&mut object, stored),
+                "services" => {
+                    if let Err(refusal) = allocate::service_update(
+                        &mut self.store,
+                        &self.network,
+                        &mut object,
+                        stored,
+                    ) {
+                        return refusal;
+                    }
+                    allocate::drop_type_dependent_fields(&mut object, stored);
+                }
+                _ => {}
+            }
+        }
         // The strategy validates every update, one that changes nothing too.
         if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
             return refusal;
@@ -1628,6 +1692,14 @@ fn spec_changed(resource: &Resource, subresource: &str, old: &Value, new: &Value
         m
     };
     strip(old) != strip(new)
+}
+
+/// The plural of a built-in resource of the core group, else `""`.
+fn core_plural(resource: &Resource) -> &str {
+    if resource.custom || !resource.group.is_empty() {
+        return "";
+    }
+    &resource.plural
 }
 
 fn get<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {

@@ -41,6 +41,12 @@ pub(super) struct Store {
     revision: u64,
     uids: u64,
     names: u64,
+    /// Where the search for the next free cluster IP and node port starts (`allocate.rs`):
+    /// what is taken is read from the stored Services; these only make the server move on
+    /// after each allocation, so that a released value is not handed out again at once (a
+    /// real server draws at random and almost never does).
+    pub ip_cursor: u32,
+    pub port_cursor: u32,
 }
 
 /// The revision a new store starts after. A cluster's storage has seen many writes before a
@@ -56,6 +62,8 @@ impl Default for Store {
             revision: FIRST_REVISION,
             uids: 0,
             names: 0,
+            ip_cursor: 0,
+            port_cursor: 0,
         }
     }
 }

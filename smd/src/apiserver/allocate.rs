@@ -1,0 +1,872 @@
+//! The Service REST's allocations (`pkg/registry/core/service/storage`: `beginCreate`,
+//! `beginUpdate` and their allocators) and the type-dependent fields its strategy sheds on an
+//! update: the IP families and their policy a Service gets, its cluster IPs, node ports and
+//! health-check node port, checked when the client names them and chosen when it does not.
+//!
+//! What is taken is read from the stored Services themselves (a deleted Service frees its
+//! values, a clone or a put-back object carries its own), so the only allocation state kept
+//! apart is where the search for the next free value starts ([`Store`]'s cursors). A dry run
+//! is answered with values chosen the same way, which nothing then holds.
+
+use std::net::Ipv4Addr;
+
+use smd_fieldpath::{Map, Value};
+
+use super::{get, nested_str};
+use crate::apiserver::http::Response;
+use crate::apiserver::status;
+use crate::apiserver::store::Store;
+use crate::managedfields::Cause;
+use crate::validation::{BadValue, FieldError, FieldPath};
+
+/// The fields of a Service whose values only a server chooses (when the client leaves them
+/// out): an offline answer cannot know them and reports them as set by the server.
+pub const SERVICE_SERVER_CHOSEN_FIELDS: &[&str] = &[
+    "spec.clusterIP",
+    "spec.clusterIPs",
+    "spec.ipFamilies",
+    "spec.ipFamilyPolicy",
+    "spec.ports[*].nodePort",
+    "spec.healthCheckNodePort",
+];
+
+/// The service network of the cluster the server models: one IPv4 range for cluster IPs
+/// (single-stack) and the node-port range. The default is what the conformance server is
+/// started with (`--service-cluster-ip-range 10.96.0.0/24`, the default node ports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceNetwork {
+    /// The cluster-IP range's network address.
+    pub cluster_ip_network: Ipv4Addr,
+    /// The cluster-IP range's prefix length (at most 30).
+    pub cluster_ip_prefix: u8,
+    /// The first and last node port.
+    pub node_ports: (u16, u16),
+}
+
+impl Default for ServiceNetwork {
+    fn default() -> Self {
+        ServiceNetwork {
+            cluster_ip_network: Ipv4Addr::new(10, 96, 0, 0),
+            cluster_ip_prefix: 24,
+            node_ports: (30000, 32767),
+        }
+    }
+}
+
+impl ServiceNetwork {
+    /// The usable addresses: the network's, less its network and broadcast addresses.
+    fn ip_range(&self) -> (u32, u32) {
+        let prefix = u32::from(self.cluster_ip_prefix.min(30));
+        let size = 1u32 << (32 - prefix);
+        let base = u32::from(self.cluster_ip_network) & !(size - 1);
+        (base + 1, size - 2)
+    }
+
+    fn contains_ip(&self, ip: u32) -> bool {
+        let (first, size) = self.ip_range();
+        ip >= first && ip - first < size
+    }
+}
+
+/// Where dynamic allocation starts in a range of `size` values: the allocators leave the
+/// lower band to values clients name (`calculateRangeOffset`).
+fn dynamic_offset(size: u32, min: u32, max: u32, step: u32) -> u32 {
+    if size < min {
+        return 0;
+    }
+    (size / step).clamp(min, max)
+}
+
+/// The next value of `size` (offsets from the range's start) not in `taken`, searched from
+/// `cursor` over the dynamic band first, the cursor moved past it.
+fn next_free(size: u32, offset: u32, cursor: &mut u32, taken: impl Fn(u32) -> bool) -> Option<u32> {
+    for k in 0..size {
+        let step = (*cursor + k) % size;
+        let candidate = (offset + step) % size;
+        if !taken(candidate) {
+            *cursor = (step + 1) % size;
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+/// What the stored Services hold: their cluster IPs and node ports.
+struct Taken {
+    ips: Vec<u32>,
+    ports: Vec<i64>,
+}
+
+impl Taken {
+    fn of(store: &Store, network: &ServiceNetwork) -> Taken {
+        // The `kubernetes` Service every server makes in `default` holds the first address.
+        let mut ips = vec![network.ip_range().0];
+        let mut ports = Vec::new();
+        for (key, svc) in store.iter() {
+            if !(key.group.is_empty() && key.plural == "services") {
+                continue;
+            }
+            if service_type(svc) != "ExternalName" {
+                ips.extend(
+                    strings(svc, "clusterIPs")
+                        .iter()
+                        .filter_map(|ip| ip.parse::<Ipv4Addr>().ok())
+                        .map(u32::from),
+                );
+            }
+            ports.extend(node_ports(svc));
+            if let Some(p) = int(svc, "healthCheckNodePort").filter(|p| *p != 0) {
+                ports.push(p);
+            }
+        }
+        Taken { ips, ports }
+    }
+}
+
+fn spec(svc: &Value) -> Option<&Map> {
+    get(svc, &["spec"]).and_then(Value::as_map)
+}
+
+fn spec_mut(svc: &mut Value) -> Option<&mut Map> {
+    svc.as_map_mut()
+        .map(|m| m.map_entry("spec"))
+        .map(|m| &mut *m)
+}
+
+fn service_type(svc: &Value) -> &str {
+    match nested_str(svc, &["spec", "type"]) {
+        "" => "ClusterIP",
+        t => t,
+    }
+}
+
+fn strings(svc: &Value, key: &str) -> Vec<String> {
+    spec(svc)
+        .and_then(|s| s.get(key))
+        .and_then(Value::as_list)
+        .map(|l| {
+            l.iter()
+                .map(|v| v.as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn set_strings(svc: &mut Value, key: &str, values: &[String]) {
+    if let Some(s) = spec_mut(svc) {
+        if values.is_empty() {
+            s.remove(key);
+        } else {
+            s.insert(
+                key,
+                Value::List(values.iter().map(|v| Value::from(v.as_str())).collect()),
+            );
+        }
+    }
+}
+
+fn string(svc: &Value, key: &str) -> String {
+    nested_str(svc, &["spec", key]).to_owned()
+}
+
+fn set_string(svc: &mut Value, key: &str, value: &str) {
+    if let Some(s) = spec_mut(svc) {
+        if value.is_empty() {
+            s.remove(key);
+        } else {
+            s.insert(key, Value::from(value));
+        }
+    }
+}
+
+fn int(svc: &Value, key: &str) -> Option<i64> {
+    get(svc, &["spec", key]).and_then(Value::as_int)
+}
+
+fn ports(svc: &Value) -> &[Value] {
+    get(svc, &["spec", "ports"])
+        .and_then(Value::as_list)
+        .unwrap_or_default()
+}
+
+fn ports_mut(svc: &mut Value) -> Option<&mut Vec<Value>> {
+    spec_mut(svc)?.get_mut("ports")?.as_list_mut()
+}
+
+fn port_int(port: &Value, key: &str) -> i64 {
+    port.as_map()
+        .and_then(|m| m.get(key))
+        .and_then(Value::as_int)
+        .unwrap_or(0)
+}
+
+fn set_port_int(port: &mut Value, key: &str, value: i64) {
+    if let Some(m) = port.as_map_mut() {
+        if value == 0 {
+            m.remove(key);
+        } else {
+            m.insert(key, Value::Int(value));
+        }
+    }
+}
+
+fn node_ports(svc: &Value) -> Vec<i64> {
+    ports(svc)
+        .iter()
+        .map(|p| port_int(p, "nodePort"))
+        .filter(|p| *p != 0)
+        .collect()
+}
+
+fn has_selector(svc: &Value) -> bool {
+    spec(svc)
+        .and_then(|s| s.get("selector"))
+        .and_then(Value::as_map)
+        .is_some_and(|m| !m.is_empty())
+}
+
+fn headless_without_selector(svc: &Value) -> bool {
+    string(svc, "clusterIP") == "None" && !has_selector(svc)
+}
+
+/// `needsNodePort` of the REST: the types whose ports get node ports (a LoadBalancer's
+/// unless it says not to allocate them).
+fn needs_node_port(svc: &Value) -> bool {
+    match service_type(svc) {
+        "NodePort" => true,
+        "LoadBalancer" => get(svc, &["spec", "allocateLoadBalancerNodePorts"])
+            .and_then(Value::as_bool)
+            .unwrap_or(true),
+        _ => false,
+    }
+}
+
+/// A LoadBalancer that keeps traffic on the node (`externalTrafficPolicy: Local`) gets a
+/// health-check node port.
+fn needs_health_check(svc: &Value) -> bool {
+    service_type(svc) == "LoadBalancer" && string(svc, "externalTrafficPolicy") == "Local"
+}
+
+fn invalid(name: &str, errors: &[FieldError]) -> Response {
+    status::invalid(
+        "",
+        "Service",
+        name,
+        errors
+            .iter()
+            .map(|e| Cause {
+                kind: e.kind.reason().to_owned(),
+                message: e.body(),
+                field: e.field.to_string(),
+            })
+            .collect(),
+    )
+}
+
+fn ip_list_value(ips: &[String]) -> BadValue {
+    BadValue::of(&Value::List(
+        ips.iter().map(|s| Value::from(s.as_str())).collect(),
+    ))
+}
+
+/// One allocation: the store's taken values and cursors, the network, the Service's name.
+struct Allocation<'a> {
+    store: &'a mut Store,
+    network: &'a ServiceNetwork,
+    taken: Taken,
+    name: String,
+}
+
+impl Allocation<'_> {
+    fn new<'a>(store: &'a mut Store, network: &'a ServiceNetwork, svc: &Value) -> Allocation<'a> {
+        let taken = Taken::of(store, network);
+        Allocation {
+            store,
+            network,
+            taken,
+            name: nested_str(svc, &["metadata", "name"]).to_owned(),
+        }
+    }
+
+    /// `initIPFamilyFields`: the policy and the families a Service gets on this single-stack
+    /// IPv4 cluster, or the refusal of what it cannot have.
+    fn ip_families(&self, svc: &mut Value, old: Option<&Value>) -> Result<(), Response> {
+        if service_type(svc) == "ExternalName" || matching_prefer_dual_stack(svc, old) {
+            return Ok(());
+        }
+        let mut policy = string(svc, "ipFamilyPolicy");
+        if policy.is_empty() {
+            policy = match old.map(|o| string(o, "ipFamilyPolicy")) {
+                Some(p) if !p.is_empty() => p,
+                _ if headless_without_selector(svc) => "RequireDualStack".to_owned(),
+                _ => "SingleStack".to_owned(),
+            };
+            set_string(svc, "ipFamilyPolicy", &policy);
+        }
+        let policy_path = FieldPath::new("spec").child("ipFamilyPolicy");
+        let policy_value = BadValue::str(policy.as_str());
+        let mut errors = Vec::new();
+        let mut ips = strings(svc, "clusterIPs");
+        let mut families = strings(svc, "ipFamilies");
+        if let Some(old) = old {
+            let (old_ips, old_families) = (strings(old, "clusterIPs"), strings(old, "ipFamilies"));
+            if policy == "SingleStack" {
+                if old_ips == ips && ips.len() > 1 {
+                    ips.truncate(1);
+                    set_strings(svc, "clusterIPs", &ips);
+                }
+                if old_families == families && families.len() > 1 {
+                    families.truncate(1);
+                    set_strings(svc, "ipFamilies", &families);
+                }
+            } else {
+                if !ips.is_empty() && ips.len() < old_ips.len() {
+                    errors.push(FieldError::invalid(
+                        &policy_path,
+                        policy_value.clone(),
+                        "must be 'SingleStack' to release the secondary cluster IP",
+                    ));
+                }
+                if !families.is_empty() && families.len() < old_families.len() {
+                    errors.push(FieldError::invalid(
+                        &policy_path,
+                        policy_value.clone(),
+                        "must be 'SingleStack' to release the secondary IP family",
+                    ));
+                }
+            }
+        }
+        if policy == "SingleStack" {
+            if ips.len() == 2 {
+                errors.push(FieldError::invalid(
+                    &policy_path,
+                    policy_value.clone(),
+                    "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+                ));
+            }
+            if families.len() == 2 {
+                errors.push(FieldError::invalid(
+                    &policy_path,
+                    policy_value.clone(),
+                    "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+                ));
+            }
+        }
+        // Families follow from the IPs the client names.
+        for (i, ip) in ips.iter().enumerate() {
+            if ip == "None" {
+                break;
+            }
+            if i >= families.len() {
+                let family = family_of(ip);
+                if family == "IPv4" {
+                    families.push(family.to_owned());
+                } else {
+                    errors.push(FieldError::invalid(
+                        &FieldPath::new("spec").child("clusterIPs").index(i),
+                        ip_list_value(&ips),
+                        format!("{family} is not configured on this cluster"),
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(invalid(&self.name, &errors));
+        }
+        if headless_without_selector(svc) {
+            // A headless Service without a selector has no IPs to allocate: every family
+            // its policy asks for is recorded.
+            if families.is_empty() {
+                families.push("IPv4".to_owned());
+            }
+            if families.len() < 2 && policy != "SingleStack" {
+                let other = if families[0] == "IPv4" {
+                    "IPv6"
+                } else {
+                    "IPv4"
+                };
+                families.push(other.to_owned());
+            }
+            set_strings(svc, "ipFamilies", &families);
+            return Ok(());
+        }
+        if policy == "RequireDualStack" {
+            errors.push(FieldError::invalid(
+                &policy_path,
+                policy_value,
+                "this cluster is not configured for dual-stack services",
+            ));
+        }
+        for (i, family) in families.iter().enumerate() {
+            if family != "IPv4" {
+                errors.push(FieldError::invalid(
+                    &FieldPath::new("spec").child("ipFamilies").index(i),
+                    BadValue::str(family.as_str()),
+                    "not configured on this cluster",
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(invalid(&self.name, &errors));
+        }
+        if families.is_empty() {
+            families.push("IPv4".to_owned());
+        }
+        set_strings(svc, "ipFamilies", &families);
+        Ok(())
+    }
+
+    /// `allocClusterIPs`: the cluster IP of each family, the client's checked, the others
+    /// chosen.
+    fn cluster_ips(&mut self, svc: &mut Value) -> Result<(), Response> {
+        if service_type(svc) == "ExternalName" {
+            return Ok(());
+        }
+        let mut ips = strings(svc, "clusterIPs");
+        if ips.first().is_some_and(|ip| ip == "None") {
+            return Ok(());
+        }
+        let families = strings(svc, "ipFamilies");
+        while ips.len() < families.len() {
+            ips.push(String::new());
+        }
+        let Some(first) = ips.first().cloned() else {
+            return Ok(());
+        };
+        let ip = self.cluster_ip(&first, &ips)?;
+        ips[0] = ip.clone();
+        set_strings(svc, "clusterIPs", &ips);
+        set_string(svc, "clusterIP", &ip);
+        Ok(())
+    }
+
+    /// One IPv4 cluster IP: `requested` checked (out of the range, taken), or the next free.
+    fn cluster_ip(&mut self, requested: &str, ips: &[String]) -> Result<String, Response> {
+        let (first, size) = self.network.ip_range();
+        if requested.is_empty() {
+            let taken = &self.taken.ips;
+            let offset = dynamic_offset(size + 2, 16, 256, 16).min(size.saturating_sub(1));
+            let found = next_free(size, offset, &mut self.store.ip_cursor, |o| {
+                taken.contains(&(first + o))
+            });
+            return match found {
+                Some(o) => {
+                    let ip = first + o;
+                    self.taken.ips.push(ip);
+                    Ok(Ipv4Addr::from(ip).to_string())
+                }
+                None => Err(status::failure(
+                    500,
+                    "InternalError",
+                    &format!(
+                        "Internal error occurred: failed to allocate a serviceIP for Service {}: range is full",
+                        go_quoted(&self.name)
+                    ),
+                    None,
+                )),
+            };
+        }
+        let refuse = |why: &str| {
+            invalid(
+                &self.name,
+                &[FieldError::invalid(
+                    &FieldPath::new("spec").child("clusterIPs"),
+                    ip_list_value(ips),
+                    format!("failed to allocate IP {requested}: {why}"),
+                )],
+            )
+        };
+        let Ok(ip) = requested.parse::<Ipv4Addr>().map(u32::from) else {
+            return Err(refuse(
+                "the provided network does not match the current range",
+            ));
+        };
+        if !self.network.contains_ip(ip) {
+            return Err(refuse(
+                "the provided network does not match the current range",
+            ));
+        }
+        if self.taken.ips.contains(&ip) {
+            return Err(refuse("provided IP is already allocated"));
+        }
+        self.taken.ips.push(ip);
+        Ok(requested.to_owned())
+    }
+
+    /// One node port: `requested` checked, or (0) the next free.
+    fn node_port(&mut self, requested: i64) -> Result<i64, String> {
+        let (low, high) = self.network.node_ports;
+        let (low, high) = (i64::from(low), i64::from(high));
+        if requested == 0 {
+            let size = u32::try_from(high - low + 1).unwrap_or(0);
+            let taken = &self.taken.ports;
+            let offset = dynamic_offset(size, 16, 128, 32);
+            let found = next_free(size, offset, &mut self.store.port_cursor, |o| {
+                taken.contains(&(low + i64::from(o)))
+            });
+            let port = found.map(|o| low + i64::from(o)).ok_or("range is full")?;
+            self.taken.ports.push(port);
+            return Ok(port);
+        }
+        if requested < low || requested > high {
+            return Err(format!(
+                "provided port is not in the valid range. The range of valid ports is {low}-{high}"
+            ));
+        }
+        if self.taken.ports.contains(&requested) {
+            return Err("provided port is already allocated".to_owned());
+        }
+        self.taken.ports.push(requested);
+        Ok(requested)
+    }
+
+    /// `initNodePorts` (`old` none) and `updateNodePorts`: every port of a type that needs
+    /// one gets a node port. On a create, ports of the same number share one (the first
+    /// named for that number, else a new one); on an update, a port keeps a node port it
+    /// already held.
+    fn node_ports(&mut self, svc: &mut Value, old: Option<&Value>) -> Result<(), Response> {
+        let allocate_all = needs_node_port(svc);
+        let old_ports = old.map(node_ports);
+        let mut list = ports(svc).to_vec();
+        let mut by_number: Vec<(i64, i64)> = Vec::new();
+        let mut claimed: Vec<i64> = Vec::new();
+        for i in 0..list.len() {
+            let current = port_int(&list[i], "nodePort");
+            if current == 0 && !allocate_all {
+                continue;
+            }
+            let number = port_int(&list[i], "port");
+            // The port asked for (0: any) and whether it is to be allocated.
+            let (asked, allocate) = match &old_ports {
+                Some(old_ports) => {
+                    let held = current != 0
+                        && (old_ports.contains(&current) || claimed.contains(&current));
+                    (current, !held)
+                }
+                None => match by_number.iter().find(|(p, _)| *p == number) {
+                    None => {
+                        let named = list
+                            .iter()
+                            .map(|p| (port_int(p, "port"), port_int(p, "nodePort")))
+                            .find(|(p, n)| *p == number && *n != 0)
+                            .map_or(0, |(_, n)| n);
+                        (named, true)
+                    }
+                    Some((_, shared)) if current == 0 || current == *shared => (*shared, false),
+                    Some(_) => (current, true),
+                },
+            };
+            let port = if allocate {
+                match self.node_port(asked) {
+                    Ok(port) => port,
+                    Err(why) if asked == 0 => {
+                        return Err(status::failure(
+                            500,
+                            "InternalError",
+                            &format!(
+                                "Internal error occurred: failed to allocate a nodePort: {why}"
+                            ),
+                            None,
+                        ));
+                    }
+                    Err(why) => {
+                        return Err(invalid(
+                            &self.name,
+                            &[FieldError::invalid(
+                                &FieldPath::new("spec")
+                                    .child("ports")
+                                    .index(i)
+                                    .child("nodePort"),
+                                BadValue::Int(asked),
+                                why,
+                            )],
+                        ));
+                    }
+                }
+            } else {
+                asked
+            };
+            claimed.push(port);
+            if !by_number.iter().any(|(p, _)| *p == number) {
+                by_number.push((number, port));
+            }
+            set_port_int(&mut list[i], "nodePort", port);
+        }
+        if let Some(p) = ports_mut(svc) {
+            *p = list;
+        }
+        Ok(())
+    }
+
+    /// The health-check node port of a LoadBalancer that keeps traffic local.
+    fn health_check(&mut self, svc: &mut Value) -> Result<(), Response> {
+        let requested = int(svc, "healthCheckNodePort").unwrap_or(0);
+        match self.node_port(requested) {
+            Ok(port) => {
+                if let Some(s) = spec_mut(svc) {
+                    s.insert("healthCheckNodePort", Value::Int(port));
+                }
+                Ok(())
+            }
+            Err(why) => {
+                let what = if requested != 0 {
+                    format!("failed to allocate requested HealthCheck NodePort {requested}: {why}")
+                } else {
+                    format!("failed to allocate a HealthCheck NodePort {requested}: {why}")
+                };
+                Err(status::failure(
+                    500,
+                    "InternalError",
+                    &format!("Internal error occurred: {what}"),
+                    None,
+                ))
+            }
+        }
+    }
+}
+
+fn go_quoted(s: &str) -> String {
+    status::quote(s)
+}
+
+fn family_of(ip: &str) -> &'static str {
+    if ip.parse::<Ipv4Addr>().is_ok() {
+        "IPv4"
+    } else if ip.parse::<std::net::Ipv6Addr>().is_ok() {
+        "IPv6"
+    } else {
+        "unknown"
+    }
+}
+
+/// `isMatchingPreferDualStackClusterIPFields`: an update of a PreferDualStack Service that
+/// leaves its type, IPs and families alone changes nothing allocated.
+fn matching_prefer_dual_stack(svc: &Value, old: Option<&Value>) -> bool {
+    let Some(old) = old else {
+        return false;
+    };
+    let policy = string(svc, "ipFamilyPolicy");
+    !policy.is_empty()
+        && service_type(old) == service_type(svc)
+        && matches!(service_type(svc), "ClusterIP" | "NodePort" | "LoadBalancer")
+        && policy == "PreferDualStack"
+        && matches!(
+            string(old, "ipFamilyPolicy").as_str(),
+            "" | "PreferDualStack"
+        )
+        && same_cluster_ips(old, svc)
+        && strings(old, "ipFamilies") == strings(svc, "ipFamilies")
+}
+
+fn same_cluster_ips(old: &Value, new: &Value) -> bool {
+    strings(old, "clusterIPs") == strings(new, "clusterIPs")
+}
+
+/// `beginCreate`: what the Service REST allocates for a new Service (`svc`, decoded and
+/// defaulted), or its refusal.
+pub(super) fn service_create(
+    store: &mut Store,
+    network: &ServiceNetwork,
+    svc: &mut Value,
+) -> Result<(), Response> {
+    // `normalizeClusterIPs`: the singular field names the plural's first.
+    let ip = string(svc, "clusterIP");
+    if !ip.is_empty() && strings(svc, "clusterIPs").is_empty() {
+        set_strings(svc, "clusterIPs", &[ip]);
+    }
+    let mut alloc = Allocation::new(store, network, svc);
+    alloc.ip_families(svc, None)?;
+    alloc.cluster_ips(svc)?;
+    if matches!(service_type(svc), "NodePort" | "LoadBalancer") {
+        alloc.node_ports(svc, None)?;
+    }
+    if needs_health_check(svc) {
+        alloc.health_check(svc)?;
+    }
+    Ok(())
+}
+
+/// `beginUpdate`: the allocated values an update keeps (`patchAllocatedValues`), allocates
+/// and releases as `old` becomes `svc`, or its refusal.
+pub(super) fn service_update(
+    store: &mut Store,
+    network: &ServiceNetwork,
+    svc: &mut Value,
+    old: &Value,
+) -> Result<(), Response> {
+    patch_allocated_values(svc, old);
+    normalize_cluster_ips(svc, old);
+    let mut alloc = Allocation::new(store, network, svc);
+    alloc.ip_families(svc, Some(old))?;
+    if !matching_prefer_dual_stack(svc, Some(old)) {
+        let (old_type, new_type) = (service_type(old), service_type(svc));
+        // Only a Service that had no cluster IP gets one; the others keep theirs
+        // (validation refuses changing them), a headless one stays headless.
+        if old_type == "ExternalName" && new_type != "ExternalName" {
+            alloc.cluster_ips(svc)?;
+        }
+    }
+    if matches!(service_type(svc), "NodePort" | "LoadBalancer") {
+        alloc.node_ports(svc, Some(old))?;
+    }
+    if !needs_health_check(old) && needs_health_check(svc) {
+        alloc.health_check(svc)?;
+    }
+    Ok(())
+}
+
+/// `patchAllocatedValues`: what the server chose stays when an update leaves it out (a PUT
+/// of the manifest as written).
+fn patch_allocated_values(svc: &mut Value, old: &Value) {
+    if service_type(old) != "ExternalName" && service_type(svc) != "ExternalName" {
+        if string(svc, "clusterIP").is_empty() {
+            set_string(svc, "clusterIP", &string(old, "clusterIP"));
+        }
+        let old_ips = strings(old, "clusterIPs");
+        if strings(svc, "clusterIPs").is_empty() && !old_ips.is_empty() {
+            set_strings(svc, "clusterIPs", &old_ips);
+        }
+    }
+    if needs_node_port(old) && needs_node_port(svc) {
+        let new_ports = node_ports(svc);
+        let used: Vec<i64> = node_ports(old)
+            .into_iter()
+            .filter(|p| new_ports.contains(p))
+            .collect();
+        // By port name: ports without one all share the last unnamed port's node port.
+        let mut by_name: Vec<(String, i64)> = Vec::new();
+        for p in ports(old) {
+            let name = p
+                .as_map()
+                .and_then(|m| m.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            by_name.retain(|(n, _)| *n != name);
+            by_name.push((name, port_int(p, "nodePort")));
+        }
+        if let Some(list) = ports_mut(svc) {
+            for p in list.iter_mut() {
+                if port_int(p, "nodePort") != 0 {
+                    continue;
+                }
+                let name = p
+                    .as_map()
+                    .and_then(|m| m.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let old_value = by_name
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(0, |(_, v)| *v);
+                if !used.contains(&old_value) {
+                    set_port_int(p, "nodePort", old_value);
+                }
+            }
+        }
+    }
+    if needs_health_check(old)
+        && needs_health_check(svc)
+        && int(svc, "healthCheckNodePort").unwrap_or(0) == 0
+        && let Some(hc) = int(old, "healthCheckNodePort")
+        && let Some(s) = spec_mut(svc)
+    {
+        s.insert("healthCheckNodePort", Value::Int(hc));
+    }
+}
+
+/// `normalizeClusterIPs` of an update: the plural follows a singular that the client
+/// changed or cleared, where it left the plural as stored.
+fn normalize_cluster_ips(svc: &mut Value, old: &Value) {
+    let (old_ip, new_ip) = (string(old, "clusterIP"), string(svc, "clusterIP"));
+    let old_ips = strings(old, "clusterIPs");
+    if !old_ips.is_empty() && strings(svc, "clusterIPs").is_empty() && old_ip == new_ip {
+        set_strings(svc, "clusterIPs", &old_ips);
+    }
+    if old_ip != new_ip && same_cluster_ips(old, svc) {
+        if !old_ip.is_empty() && new_ip.is_empty() {
+            set_strings(svc, "clusterIPs", &[]);
+        } else {
+            set_strings(svc, "clusterIPs", &[new_ip]);
+        }
+    }
+}
+
+/// `dropTypeDependentFields` of the Service strategy's `PrepareForUpdate`: what a type change
+/// makes meaningless goes, unless the update set it anew.
+pub(super) fn drop_type_dependent_fields(svc: &mut Value, old: &Value) {
+    let (old_type, new_type) = (service_type(old).to_owned(), service_type(svc).to_owned());
+    if old_type != "ExternalName" && new_type == "ExternalName" {
+        if same_cluster_ips(old, svc) && string(old, "clusterIP") == string(svc, "clusterIP") {
+            set_string(svc, "clusterIP", "");
+            set_strings(svc, "clusterIPs", &[]);
+        }
+        if strings(old, "ipFamilies") == strings(svc, "ipFamilies") {
+            set_strings(svc, "ipFamilies", &[]);
+        }
+        if string(old, "ipFamilyPolicy") == string(svc, "ipFamilyPolicy") {
+            set_string(svc, "ipFamilyPolicy", "");
+        }
+    }
+    let had_node_ports = matches!(old_type.as_str(), "NodePort" | "LoadBalancer");
+    let has_node_ports = matches!(new_type.as_str(), "NodePort" | "LoadBalancer");
+    let old_node_ports = node_ports(old);
+    if had_node_ports
+        && !has_node_ports
+        && node_ports(svc).iter().all(|p| old_node_ports.contains(p))
+        && let Some(list) = ports_mut(svc)
+    {
+        for p in list.iter_mut() {
+            set_port_int(p, "nodePort", 0);
+        }
+    }
+    if needs_health_check(old)
+        && !needs_health_check(svc)
+        && int(old, "healthCheckNodePort") == int(svc, "healthCheckNodePort")
+        && let Some(s) = spec_mut(svc)
+    {
+        s.remove("healthCheckNodePort");
+    }
+    let key = "allocateLoadBalancerNodePorts";
+    if old_type == "LoadBalancer"
+        && new_type != "LoadBalancer"
+        && let (Some(a), Some(b)) = (
+            get(old, &["spec", key]).and_then(Value::as_bool),
+            get(svc, &["spec", key]).and_then(Value::as_bool),
+        )
+        && a == b
+        && let Some(s) = spec_mut(svc)
+    {
+        s.remove(key);
+    }
+    if old_type == "LoadBalancer"
+        && new_type != "LoadBalancer"
+        && get(old, &["spec", "loadBalancerClass"]) == get(svc, &["spec", "loadBalancerClass"])
+        && let Some(s) = spec_mut(svc)
+    {
+        s.remove("loadBalancerClass");
+    }
+    if externally_accessible(old)
+        && !externally_accessible(svc)
+        && string(old, "externalTrafficPolicy") == string(svc, "externalTrafficPolicy")
+        && let Some(s) = spec_mut(svc)
+    {
+        s.remove("externalTrafficPolicy");
+    }
+    if new_type != "LoadBalancer"
+        && let Some(m) = svc.as_map_mut()
+    {
+        let status = m.map_entry("status");
+        status.insert("loadBalancer", Value::Map(Map::new()));
+    }
+}
+
+/// `ExternallyAccessible`: reached from outside the cluster (node ports, a load balancer,
+/// external IPs of a ClusterIP Service).
+fn externally_accessible(svc: &Value) -> bool {
+    match service_type(svc) {
+        "LoadBalancer" | "NodePort" => true,
+        "ClusterIP" => !strings(svc, "externalIPs").is_empty(),
+        _ => false,
+    }
+}
