@@ -275,16 +275,28 @@ struct Allocation<'a> {
     network: &'a ServiceNetwork,
     taken: Taken,
     name: String,
+    /// A dry run: the allocators are asked without reserving (their dry-run answers differ:
+    /// see [`Allocation::node_port`] and [`Allocation::cluster_ip`]).
+    dry_run: bool,
+    /// The node ports this operation took so far.
+    op_ports: Vec<i64>,
 }
 
 impl Allocation<'_> {
-    fn new<'a>(store: &'a mut Store, network: &'a ServiceNetwork, svc: &Value) -> Allocation<'a> {
+    fn new<'a>(
+        store: &'a mut Store,
+        network: &'a ServiceNetwork,
+        svc: &Value,
+        dry_run: bool,
+    ) -> Allocation<'a> {
         let taken = Taken::of(store, network);
         Allocation {
             store,
             network,
             taken,
             name: nested_str(svc, &["metadata", "name"]).to_owned(),
+            dry_run,
+            op_ports: Vec::new(),
         }
     }
 
@@ -443,7 +455,13 @@ impl Allocation<'_> {
     /// One IPv4 cluster IP: `requested` checked (out of the range, taken), or the next free.
     fn cluster_ip(&mut self, requested: &str, ips: &[String]) -> Result<String, Response> {
         let (first, size) = self.network.ip_range();
+        let mask = mask_of(self.network.cluster_ip_prefix);
+        let network = u32::from(self.network.cluster_ip_network) & mask;
         if requested.is_empty() {
+            // A dry run does not look for a free address: it answers the network's own.
+            if self.dry_run {
+                return Ok(Ipv4Addr::from(network).to_string());
+            }
             let taken = &self.taken.ips;
             let offset = dynamic_offset(size + 2, 16, 256, 16).min(size.saturating_sub(1));
             let found = next_free(size, offset, &mut self.store.ip_cursor, |o| {
@@ -476,15 +494,28 @@ impl Allocation<'_> {
                 )],
             )
         };
-        let Ok(ip) = requested.parse::<Ipv4Addr>().map(u32::from) else {
+        let usable = requested
+            .parse::<Ipv4Addr>()
+            .map(u32::from)
+            .ok()
+            .filter(|ip| self.network.contains_ip(*ip));
+        // A dry run asks the range's allocator alone, which checks the range and nothing
+        // else; a write asks for the range holding the address (none holds the network's or
+        // the broadcast address), then whether it is taken.
+        let Some(ip) = usable else {
+            if self.dry_run {
+                return Err(refuse(&format!(
+                    "the provided IP ({requested}) is not in the valid range. The range of valid IPs is {}/{}",
+                    Ipv4Addr::from(network),
+                    self.network.cluster_ip_prefix.min(30)
+                )));
+            }
             return Err(refuse(
                 "the provided network does not match the current range",
             ));
         };
-        if !self.network.contains_ip(ip) {
-            return Err(refuse(
-                "the provided network does not match the current range",
-            ));
+        if self.dry_run {
+            return Ok(requested.to_owned());
         }
         if self.taken.ips.contains(&ip) {
             return Err(refuse("provided IP is already allocated"));
@@ -493,10 +524,27 @@ impl Allocation<'_> {
         Ok(requested.to_owned())
     }
 
-    /// One node port: `requested` checked, or (0) the next free.
+    /// One node port: `requested` checked, or (0) the next free. A dry run's allocator only
+    /// checks that a requested port is not held, and answers the one after the highest this
+    /// operation took (after 32768 for the first), free or not.
     fn node_port(&mut self, requested: i64) -> Result<i64, String> {
+        let port = self.node_port_of(requested)?;
+        self.op_ports.push(port);
+        Ok(port)
+    }
+
+    fn node_port_of(&mut self, requested: i64) -> Result<i64, String> {
         let (low, high) = self.network.node_ports;
         let (low, high) = (i64::from(low), i64::from(high));
+        if self.dry_run {
+            if requested == 0 {
+                return Ok(self.op_ports.iter().copied().max().unwrap_or(32768) + 1);
+            }
+            if self.taken.ports.contains(&requested) || self.op_ports.contains(&requested) {
+                return Err("provided port is already allocated".to_owned());
+            }
+            return Ok(requested);
+        }
         if requested == 0 {
             let size = u32::try_from(high - low + 1).unwrap_or(0);
             let taken = &self.taken.ports;
@@ -625,6 +673,11 @@ impl Allocation<'_> {
     }
 }
 
+fn mask_of(prefix: u8) -> u32 {
+    let prefix = u32::from(prefix.min(30));
+    !((1u32 << (32 - prefix)) - 1)
+}
+
 fn go_quoted(s: &str) -> String {
     status::quote(s)
 }
@@ -668,13 +721,14 @@ pub(super) fn service_create(
     store: &mut Store,
     network: &ServiceNetwork,
     svc: &mut Value,
+    dry_run: bool,
 ) -> Result<(), Response> {
     // `normalizeClusterIPs`: the singular field names the plural's first.
     let ip = string(svc, "clusterIP");
     if !ip.is_empty() && strings(svc, "clusterIPs").is_empty() {
         set_strings(svc, "clusterIPs", &[ip]);
     }
-    let mut alloc = Allocation::new(store, network, svc);
+    let mut alloc = Allocation::new(store, network, svc, dry_run);
     alloc.ip_families(svc, None)?;
     alloc.cluster_ips(svc)?;
     if matches!(service_type(svc), "NodePort" | "LoadBalancer") {
@@ -693,10 +747,11 @@ pub(super) fn service_update(
     network: &ServiceNetwork,
     svc: &mut Value,
     old: &Value,
+    dry_run: bool,
 ) -> Result<(), Response> {
     patch_allocated_values(svc, old);
     normalize_cluster_ips(svc, old);
-    let mut alloc = Allocation::new(store, network, svc);
+    let mut alloc = Allocation::new(store, network, svc, dry_run);
     alloc.ip_families(svc, Some(old))?;
     if !matching_prefer_dual_stack(svc, Some(old)) {
         let (old_type, new_type) = (service_type(old), service_type(svc));
@@ -858,6 +913,19 @@ pub(super) fn drop_type_dependent_fields(svc: &mut Value, old: &Value) {
     {
         let status = m.map_entry("status");
         status.insert("loadBalancer", Value::Map(Map::new()));
+    }
+}
+
+/// `defaultOnRead` of the Service REST, on every object it answers: an ExternalName Service
+/// shows no internal traffic policy (one kept from another type stays stored).
+pub(super) fn default_on_read(svc: &mut Value) {
+    if service_type(svc) == "ExternalName"
+        && let Some(s) = svc
+            .as_map_mut()
+            .and_then(|m| m.get_mut("spec"))
+            .and_then(Value::as_map_mut)
+    {
+        s.remove("internalTrafficPolicy");
     }
 }
 

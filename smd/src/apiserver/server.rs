@@ -279,6 +279,9 @@ impl ApiServer {
             if crate::builtin::round_trip_internal(&kind, &mut read).is_err() {
                 return written.clone();
             }
+            if core_plural(resource) == "services" {
+                allocate::default_on_read(&mut read);
+            }
         }
         read
     }
@@ -1072,7 +1075,9 @@ impl ApiServer {
                 &call.target.namespace,
                 &mut object,
             )?,
-            "services" => allocate::service_create(&mut self.store, &self.network, &mut object)?,
+            "services" => {
+                allocate::service_create(&mut self.store, &self.network, &mut object, call.dry_run)?
+            }
             _ => {}
         }
         delete::prepare_create(&call.resource, &mut object);
@@ -1141,6 +1146,7 @@ impl ApiServer {
                         &self.network,
                         &mut object,
                         stored,
+                        call.dry_run,
                     ) {
                         return refusal;
                     }
