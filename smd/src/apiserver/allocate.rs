@@ -14,7 +14,7 @@ use smd_fieldpath::{Map, Value};
 
 use super::{get, nested_str};
 use crate::apiserver::http::Response;
-use crate::apiserver::status;
+use crate::apiserver::status::{self, Details};
 use crate::apiserver::store::Store;
 use crate::managedfields::Cause;
 use crate::validation::{BadValue, FieldError, FieldPath};
@@ -128,9 +128,7 @@ fn spec(svc: &Value) -> Option<&Map> {
 }
 
 fn spec_mut(svc: &mut Value) -> Option<&mut Map> {
-    svc.as_map_mut()
-        .map(|m| m.map_entry("spec"))
-        .map(|m| &mut *m)
+    svc.as_map_mut().map(|m| m.map_entry("spec"))
 }
 
 fn service_type(svc: &Value) -> &str {
@@ -260,6 +258,22 @@ fn invalid(name: &str, errors: &[FieldError]) -> Response {
                 field: e.field.to_string(),
             })
             .collect(),
+    )
+}
+
+/// `NewInternalError`: a 500 whose one cause is the error's text.
+fn internal_error(why: &str) -> Response {
+    let mut details = Details::default();
+    details.causes.push(Cause {
+        kind: String::new(),
+        message: why.to_owned(),
+        field: String::new(),
+    });
+    status::failure(
+        500,
+        "InternalError",
+        &format!("Internal error occurred: {why}"),
+        Some(&details),
     )
 }
 
@@ -473,15 +487,10 @@ impl Allocation<'_> {
                     self.taken.ips.push(ip);
                     Ok(Ipv4Addr::from(ip).to_string())
                 }
-                None => Err(status::failure(
-                    500,
-                    "InternalError",
-                    &format!(
-                        "Internal error occurred: failed to allocate a serviceIP for Service {}: range is full",
-                        go_quoted(&self.name)
-                    ),
-                    None,
-                )),
+                None => Err(internal_error(&format!(
+                    "failed to allocate a serviceIP for Service {}: range is full",
+                    status::quote(&self.name)
+                ))),
             };
         }
         let refuse = |why: &str| {
@@ -608,14 +617,9 @@ impl Allocation<'_> {
                 match self.node_port(asked) {
                     Ok(port) => port,
                     Err(why) if asked == 0 => {
-                        return Err(status::failure(
-                            500,
-                            "InternalError",
-                            &format!(
-                                "Internal error occurred: failed to allocate a nodePort: {why}"
-                            ),
-                            None,
-                        ));
+                        return Err(internal_error(&format!(
+                            "failed to allocate a nodePort: {why}"
+                        )));
                     }
                     Err(why) => {
                         return Err(invalid(
@@ -662,12 +666,7 @@ impl Allocation<'_> {
                 } else {
                     format!("failed to allocate a HealthCheck NodePort {requested}: {why}")
                 };
-                Err(status::failure(
-                    500,
-                    "InternalError",
-                    &format!("Internal error occurred: {what}"),
-                    None,
-                ))
+                Err(internal_error(&what))
             }
         }
     }
@@ -676,10 +675,6 @@ impl Allocation<'_> {
 fn mask_of(prefix: u8) -> u32 {
     let prefix = u32::from(prefix.min(30));
     !((1u32 << (32 - prefix)) - 1)
-}
-
-fn go_quoted(s: &str) -> String {
-    status::quote(s)
 }
 
 fn family_of(ip: &str) -> &'static str {
