@@ -15,7 +15,7 @@
 
 use smd_fieldpath::{Map, Value};
 
-use super::{get, nested_str};
+use super::{ApiServer, Call, core_plural, get, nested_str, service};
 use crate::apiserver::http::Response;
 use crate::apiserver::status::{self, Details};
 use crate::apiserver::store::{ObjectKey, Store};
@@ -54,6 +54,62 @@ const NOT_READY_TAINT: &str = "node.kubernetes.io/not-ready";
 const UNREACHABLE_TAINT: &str = "node.kubernetes.io/unreachable";
 const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 
+impl ApiServer {
+    /// What runs on a create between the field manager and the registry's strategy: a Pod's
+    /// plugins, a Service's allocations (`beginCreate`). A create through the status
+    /// subresource (an update that creates) meets neither: the status store has no
+    /// allocation hook and the plugins ignore subresources.
+    pub(super) fn before_create(
+        &mut self,
+        call: &Call<'_>,
+        object: &mut Value,
+    ) -> Result<(), Response> {
+        if !call.target.subresource.is_empty() {
+            return Ok(());
+        }
+        match core_plural(&call.resource) {
+            "pods" => admit_pod_create(
+                &mut self.store,
+                self.accounts,
+                &call.target.namespace,
+                object,
+            ),
+            "services" => {
+                service::service_create(&mut self.store, &self.network, object, call.dry_run)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The same on an update of the main resource (`stored` into `object`): a Pod's plugins;
+    /// a Service's allocations (`beginUpdate`), then what its strategy sheds on a type change.
+    pub(super) fn before_update(
+        &mut self,
+        call: &Call<'_>,
+        stored: &Value,
+        object: &mut Value,
+    ) -> Result<(), Response> {
+        if !call.target.subresource.is_empty() {
+            return Ok(());
+        }
+        match core_plural(&call.resource) {
+            "pods" => admit_pod_update(object, stored),
+            "services" => {
+                service::service_update(
+                    &mut self.store,
+                    &self.network,
+                    object,
+                    stored,
+                    call.dry_run,
+                )?;
+                service::drop_type_dependent_fields(object, stored);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 fn forbidden(name: &str, why: &str) -> Response {
     let subject = if name.is_empty() {
         "pods".to_owned()
@@ -74,7 +130,7 @@ fn spec_mut(pod: &mut Value) -> Option<&mut Map> {
 
 /// The plugins on a Pod created in `namespace`, in the server's order; a refusal is the
 /// first plugin's.
-pub(super) fn admit_pod_create(
+fn admit_pod_create(
     store: &mut Store,
     accounts: ServiceAccounts,
     namespace: &str,
@@ -89,7 +145,7 @@ pub(super) fn admit_pod_create(
 
 /// The plugins on an update of a Pod (not of a subresource): the priority it had stays
 /// where the update leaves it out, the default tolerations come back.
-pub(super) fn admit_pod_update(pod: &mut Value, old: &Value) {
+fn admit_pod_update(pod: &mut Value, old: &Value) {
     for key in ["priority", "preemptionPolicy"] {
         if get(pod, &["spec", key]).is_none_or(Value::is_null)
             && let Some(v) = get(old, &["spec", key]).filter(|v| !v.is_null()).cloned()

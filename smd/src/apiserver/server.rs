@@ -19,17 +19,21 @@ use crate::validation;
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
 mod delete;
-// What the Service REST allocates, and the admission plugins of a Pod, in files of their own.
+// What runs between the field manager and the strategy (a Pod's admission plugins, the
+// Service REST and its allocators), in files of their own.
 #[path = "admission.rs"]
 mod admission;
 #[path = "allocate.rs"]
 mod allocate;
+#[path = "service.rs"]
+mod service;
 use crate::managedfields::{
     Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
     manager_or_user_agent, validate_manager,
 };
 pub use admission::{POD_SERVER_CHOSEN_FIELDS, ServiceAccounts};
-pub use allocate::{SERVICE_SERVER_CHOSEN_FIELDS, ServiceNetwork};
+pub use allocate::ServiceNetwork;
+pub use service::SERVICE_SERVER_CHOSEN_FIELDS;
 
 /// Why a CRD cannot be served.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -280,7 +284,7 @@ impl ApiServer {
                 return written.clone();
             }
             if core_plural(resource) == "services" {
-                allocate::default_on_read(&mut read);
+                service::default_on_read(&mut read);
             }
         }
         read
@@ -1058,28 +1062,11 @@ impl ApiServer {
     }
 
     /// What admission and the storage add to a created object: a Pod's admission plugins, a
-    /// Service's allocations, the protection finalizers of the kinds that have one, its
+    /// Service's allocations (`admission.rs`), the protection finalizers of the kinds that have one, its
     /// uid, its revision, generation 1 for the kinds that count generations; or the
     /// refusal of a plugin or an allocator.
     fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Result<Value, Response> {
-        // A create through the status subresource (an update that creates) meets neither:
-        // the status store has no allocation hook and the plugins ignore subresources.
-        let plural = match call.target.subresource.as_str() {
-            "" => core_plural(&call.resource),
-            _ => "",
-        };
-        match plural {
-            "pods" => admission::admit_pod_create(
-                &mut self.store,
-                self.accounts,
-                &call.target.namespace,
-                &mut object,
-            )?,
-            "services" => {
-                allocate::service_create(&mut self.store, &self.network, &mut object, call.dry_run)?
-            }
-            _ => {}
-        }
+        self.before_create(call, &mut object)?;
         delete::prepare_create(&call.resource, &mut object);
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
@@ -1136,24 +1123,8 @@ impl ApiServer {
             None => remove(&mut object, &["metadata", "generation"]),
         }
         delete::prepare_update(&call.resource, stored, &mut object);
-        // Admission and the REST's allocations see the main resource's updates only.
-        if call.target.subresource.is_empty() {
-            match core_plural(&call.resource) {
-                "pods" => admission::admit_pod_update(&mut object, stored),
-                "services" => {
-                    if let Err(refusal) = allocate::service_update(
-                        &mut self.store,
-                        &self.network,
-                        &mut object,
-                        stored,
-                        call.dry_run,
-                    ) {
-                        return refusal;
-                    }
-                    allocate::drop_type_dependent_fields(&mut object, stored);
-                }
-                _ => {}
-            }
+        if let Err(refusal) = self.before_update(call, stored, &mut object) {
+            return refusal;
         }
         // The strategy validates every update, one that changes nothing too.
         if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
