@@ -41,6 +41,8 @@ pub const POD_SERVER_CHOSEN_FIELDS: &[&str] = &[
 ];
 
 const DEFAULT_ACCOUNT: &str = "default";
+/// The annotation that marks a mirror pod.
+const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 const TOKEN_VOLUME_PREFIX: &str = "kube-api-access-";
 const TOKEN_MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
 /// The token's lifetime the plugin asks for (`WarnOnlyBoundTokenExpirationSeconds`).
@@ -167,6 +169,12 @@ fn service_account(
     name: &str,
     pod: &mut Value,
 ) -> Result<(), Response> {
+    let mirror = get(pod, &["metadata", "annotations"])
+        .and_then(Value::as_map)
+        .is_some_and(|a| a.contains_key(MIRROR_ANNOTATION));
+    if mirror {
+        return mirror_pod(name, pod);
+    }
     let mut account = nested_str(pod, &["spec", "serviceAccountName"]).to_owned();
     if account.is_empty() {
         account = DEFAULT_ACCOUNT.to_owned();
@@ -229,6 +237,82 @@ fn service_account(
     }
     Ok(())
 }
+
+/// A mirror pod (a static pod's copy, which the kubelet posts) gets no account; it may name
+/// none, reference no secret, project no token.
+fn mirror_pod(name: &str, pod: &Value) -> Result<(), Response> {
+    if !nested_str(pod, &["spec", "serviceAccountName"]).is_empty() {
+        return Err(forbidden(
+            name,
+            "a mirror pod may not reference service accounts",
+        ));
+    }
+    if references_secrets(pod) {
+        return Err(forbidden(name, "a mirror pod may not reference secrets"));
+    }
+    let projects_token = list(pod, &["spec", "volumes"]).iter().any(|v| {
+        list(v, &["projected", "sources"])
+            .iter()
+            .any(|s| get(s, &["serviceAccountToken"]).is_some())
+    });
+    if projects_token {
+        return Err(forbidden(
+            name,
+            "a mirror pod may not use ServiceAccountToken volume projections",
+        ));
+    }
+    Ok(())
+}
+
+fn list<'a>(value: &'a Value, path: &[&str]) -> &'a [Value] {
+    get(value, path)
+        .and_then(Value::as_list)
+        .unwrap_or_default()
+}
+
+/// `VisitPodSecretNames` finds one: image pull secrets, the secrets volumes name (secret and
+/// projected ones, and the `secretRef` of the plugins that take credentials), and those
+/// every container's environment reads.
+fn references_secrets(pod: &Value) -> bool {
+    if !list(pod, &["spec", "imagePullSecrets"]).is_empty() {
+        return true;
+    }
+    let volumes = list(pod, &["spec", "volumes"]).iter().any(|v| {
+        get(v, &["secret"]).is_some()
+            || list(v, &["projected", "sources"])
+                .iter()
+                .any(|s| get(s, &["secret"]).is_some())
+            || SECRET_REF_VOLUMES
+                .iter()
+                .any(|(kind, field)| get(v, &[kind, field]).is_some())
+            || !nested_str(v, &["azureFile", "secretName"]).is_empty()
+    });
+    let containers = ["initContainers", "containers", "ephemeralContainers"]
+        .iter()
+        .flat_map(|key| list(pod, &["spec", key]))
+        .any(|c| {
+            list(c, &["env"])
+                .iter()
+                .any(|e| get(e, &["valueFrom", "secretKeyRef"]).is_some())
+                || list(c, &["envFrom"])
+                    .iter()
+                    .any(|e| get(e, &["secretRef"]).is_some())
+        });
+    volumes || containers
+}
+
+/// The volume sources that refer to a secret holding their credentials, and the field
+/// (an azureFile volume names one by `secretName`, counted when not empty).
+const SECRET_REF_VOLUMES: &[(&str, &str)] = &[
+    ("cephfs", "secretRef"),
+    ("cinder", "secretRef"),
+    ("flexVolume", "secretRef"),
+    ("rbd", "secretRef"),
+    ("scaleIO", "secretRef"),
+    ("iscsi", "secretRef"),
+    ("storageos", "secretRef"),
+    ("csi", "nodePublishSecretRef"),
+];
 
 /// The token volume (an existing `kube-api-access-*` volume, or a new one with a generated
 /// suffix) mounted read-only in every init container and container that mounts nothing at
