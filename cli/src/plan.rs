@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use smd::apiserver::{APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response};
+use smd::apiserver::{
+    APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response, ServerChoice,
+};
 use smd::fieldpath::{Path, Set, Value};
 use smd::managedfields::{Error, Managed, ManagerId, Operation, Timestamp, entries};
 
@@ -160,7 +162,7 @@ fn send(
     pair: &Pair,
     request: Request<'_>,
     force: bool,
-) -> Result<(Value, Vec<String>), Refusal> {
+) -> Result<(Value, Vec<ServerChoice>), Refusal> {
     let identity = pair.live.as_ref().unwrap_or(&pair.applied).identity();
     if identity.name.is_empty() {
         // kubectl refuses it before any request: there is no URL to send it to.

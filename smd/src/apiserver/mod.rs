@@ -35,9 +35,13 @@
 //! The per-kind work is the kind's [`Endpoint`](crate::managedfields::Endpoint); bodies of
 //! built-in kinds go through [`crate::builtin::decode`].
 //!
-//! Not served: list, watch, deletecollection; namespaces need not exist; admission plugins,
-//! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
-//! cluster IPs and node ports are not done.
+//! A Service gets its IP families, cluster IPs and node ports as the Service REST allocates
+//! them ([`ServiceNetwork`]); a Pod goes through the ServiceAccount, Priority and
+//! DefaultTolerationSeconds admission plugins ([`ServiceAccounts`]). The values only a
+//! server chooses are listed ([`SERVICE_SERVER_CHOSEN_FIELDS`], [`POD_SERVER_CHOSEN_FIELDS`]).
+//!
+//! Not served: list, watch, deletecollection; namespaces need not exist; the other admission
+//! plugins (LimitRanger, webhooks) are not run.
 
 mod decode;
 mod duplicates;
@@ -56,5 +60,8 @@ pub use http::{
     STRATEGIC_MERGE_PATCH,
 };
 pub use routes::Resource;
-pub use server::{ApiServer, Exchange, SetupError};
-pub use store::ObjectKey;
+pub use server::{
+    ApiServer, Exchange, POD_SERVER_CHOSEN_FIELDS, SERVICE_SERVER_CHOSEN_FIELDS, ServiceAccounts,
+    ServiceNetwork, SetupError,
+};
+pub use store::{ObjectKey, ServerChoice};

@@ -13,16 +13,27 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{ObjectKey, Store};
+use super::store::{ObjectKey, ServerChoice, Store};
 use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
 mod delete;
+// What runs between the field manager and the strategy (a Pod's admission plugins, the
+// Service REST and its allocators), in files of their own.
+#[path = "admission.rs"]
+mod admission;
+#[path = "allocate.rs"]
+mod allocate;
+#[path = "service.rs"]
+mod service;
 use crate::managedfields::{
     Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
     manager_or_user_agent, validate_manager,
 };
+pub use admission::{POD_SERVER_CHOSEN_FIELDS, ServiceAccounts};
+pub use allocate::ServiceNetwork;
+pub use service::SERVICE_SERVER_CHOSEN_FIELDS;
 
 /// Why a CRD cannot be served.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -57,6 +68,10 @@ pub struct ApiServer {
     now: Timestamp,
     /// The field manager's error behind the last refusal, for [`ApiServer::exchange`].
     refusal: Option<Error>,
+    /// The cluster's service network (what Services are allocated from).
+    network: ServiceNetwork,
+    /// Which ServiceAccounts a Pod may name.
+    accounts: ServiceAccounts,
 }
 
 /// A request's answer, with the field-manager layer's error behind a refusal kept whole
@@ -70,7 +85,7 @@ pub struct Exchange {
     /// The values this server made up while answering (a new object's uid and creation
     /// time, a generated name, allocated addresses and ports): a real server chooses its
     /// own, so an offline answer shows where they go, not what they are.
-    pub server_chosen: Vec<String>,
+    pub server_chosen: Vec<ServerChoice>,
 }
 
 impl Default for ApiServer {
@@ -109,7 +124,19 @@ impl ApiServer {
             store: Store::default(),
             now: Timestamp::from_unix(0),
             refusal: None,
+            network: ServiceNetwork::default(),
+            accounts: ServiceAccounts::default(),
         }
+    }
+
+    /// Sets the service network Services are allocated from.
+    pub fn set_service_network(&mut self, network: ServiceNetwork) {
+        self.network = network;
+    }
+
+    /// Sets how the ServiceAccount admission plugin finds the account a Pod names.
+    pub fn set_service_accounts(&mut self, accounts: ServiceAccounts) {
+        self.accounts = accounts;
     }
 
     /// Serves the custom resources of `crd` (an `apiextensions.k8s.io/v1`
@@ -259,6 +286,9 @@ impl ApiServer {
             crate::builtin::default(&kind, &mut read);
             if crate::builtin::round_trip_internal(&kind, &mut read).is_err() {
                 return written.clone();
+            }
+            if core_plural(resource) == "services" {
+                service::default_on_read(&mut read);
             }
         }
         read
@@ -630,7 +660,10 @@ impl ApiServer {
         // `BeforeCreate` clears the deletion marks after the field manager saw them.
         remove(&mut object, &["metadata", "deletionTimestamp"]);
         remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-        let object = self.finish_create(call, object);
+        let object = match self.finish_create(call, object) {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
         if let Some(refusal) = refuse_invalid(call, &object, None) {
             return refusal;
         }
@@ -944,7 +977,10 @@ impl ApiServer {
                 }
                 remove(&mut object, &["metadata", "deletionTimestamp"]);
                 remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-                let object = self.finish_create(&call, object);
+                let object = match self.finish_create(&call, object) {
+                    Ok(o) => o,
+                    Err(refusal) => return refusal,
+                };
                 if let Some(refusal) = refuse_invalid(&call, &object, None) {
                     return refusal;
                 }
@@ -1046,10 +1082,12 @@ impl ApiServer {
         response
     }
 
-    /// What admission and the storage add to a created object: the protection finalizers of
-    /// the kinds that have one, its uid, its revision, generation 1 for the kinds that count
-    /// generations.
-    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
+    /// What admission and the storage add to a created object: a Pod's admission plugins, a
+    /// Service's allocations (`admission.rs`), the protection finalizers of the kinds that have one, its
+    /// uid, its revision, generation 1 for the kinds that count generations; or the
+    /// refusal of a plugin or an allocator.
+    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Result<Value, Response> {
+        self.before_create(call, &mut object)?;
         delete::prepare_create(&call.resource, &mut object);
         let created = nested_str(&object, &["metadata", "creationTimestamp"]).to_owned();
         if !created.is_empty() {
@@ -1065,7 +1103,7 @@ impl ApiServer {
         if counts_generations(&call.resource) {
             set(&mut object, &["metadata", "generation"], Value::Int(1));
         }
-        object
+        Ok(object)
     }
 
     /// Stores a created object under a new revision (unless a dry run) and answers it.
@@ -1110,6 +1148,9 @@ impl ApiServer {
             None => remove(&mut object, &["metadata", "generation"]),
         }
         delete::prepare_update(&call.resource, stored, &mut object);
+        if let Err(refusal) = self.before_update(call, stored, &mut object) {
+            return refusal;
+        }
         // The strategy validates every update, one that changes nothing too.
         if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
             return refusal;
@@ -1653,6 +1694,14 @@ fn spec_changed(resource: &Resource, subresource: &str, old: &Value, new: &Value
         m
     };
     strip(old) != strip(new)
+}
+
+/// The plural of a built-in resource of the core group, else `""`.
+fn core_plural(resource: &Resource) -> &str {
+    if resource.custom || !resource.group.is_empty() {
+        return "";
+    }
+    &resource.plural
 }
 
 fn get<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
