@@ -154,6 +154,21 @@ impl ApiServer {
             }
         }
         self.crds.push(crd.clone());
+        // What is stored is read with the new schema (its defaults), as the storage decodes
+        // every object it reads.
+        let stored: Vec<(ObjectKey, Value)> = self
+            .store
+            .iter()
+            .filter(|(k, _)| k.group == group && k.plural == plural)
+            .filter_map(|(k, _)| self.store.written(k).map(|w| (k.clone(), w.clone())))
+            .collect();
+        for (key, written) in stored {
+            let version = gvk_of(&written).version;
+            let mut read = written.clone();
+            let schema = self.schema_of(&group, &plural, &version);
+            customresource::read(&mut read, schema.as_deref());
+            self.store.insert_written(key, read, written);
+        }
         // Every endpoint types with the new schema.
         self.endpoints.clear();
         Ok(())

@@ -161,3 +161,32 @@ fn reading_from_storage_tracks_nothing_and_defaults() {
         Some(&value("{a: x, b: y}"))
     );
 }
+
+#[test]
+fn a_stored_object_is_read_with_its_crds_schema() {
+    use crate::apiserver::{ApiServer, ObjectKey, Request};
+    let get = Request::new("GET", "/apis/example.com/v1/namespaces/n/things/t");
+    let spec = |server: &mut ApiServer| {
+        let read = server.handle(&get);
+        read.body.as_map().and_then(|m| m.get("spec")).cloned()
+    };
+    let schema = "type: object\nproperties:\n  spec: {type: object, properties: {a: {type: string}, b: {type: integer, default: 2}}}";
+    let object = value(
+        "{apiVersion: example.com/v1, kind: Thing, metadata: {name: t, namespace: n, resourceVersion: '5'}, spec: {a: x, z: 1}}",
+    );
+    let key = ObjectKey::new("example.com", "things", "n", "t");
+    // Put in after the CRD: held as the storage reads it.
+    let mut server = ApiServer::new();
+    if let Err(e) = server.add_crd(&crd(schema)) {
+        panic!("the CRD is served: {e}");
+    }
+    server.put_object(key.clone(), object.clone());
+    assert_eq!(spec(&mut server), Some(value("{a: x, b: 2}")));
+    // Put in before it: read again when the CRD comes.
+    let mut server = ApiServer::new();
+    server.put_object(key, object);
+    if let Err(e) = server.add_crd(&crd(schema)) {
+        panic!("the CRD is served: {e}");
+    }
+    assert_eq!(spec(&mut server), Some(value("{a: x, b: 2}")));
+}
