@@ -618,14 +618,29 @@ fn decode_custom(
         .unwrap_or_default()
         .to_owned();
     let schema = target.structural.as_deref();
+    // The keys the body sets twice: each named by the JSON decoder; yaml.v2 names them one by
+    // one as warnings, and as one error when strict.
     let mut problems: Vec<String> = Vec::new();
-    if track && sent && parsed.is_none() && content_type(request) == "application/json" {
-        let text = String::from_utf8_lossy(&request.body);
-        problems.extend(
-            super::duplicates::duplicate_fields(&text)
-                .iter()
-                .map(|f| format!("duplicate field {}", status::quote(f))),
-        );
+    let mut strict: Vec<String> = Vec::new();
+    let body_sent = track && sent && parsed.is_none();
+    match content_type(request) {
+        "application/json" if body_sent => {
+            let text = String::from_utf8_lossy(&request.body);
+            problems.extend(
+                super::duplicates::duplicate_fields(&text)
+                    .iter()
+                    .map(|f| format!("duplicate field {}", status::quote(f))),
+            );
+            strict.clone_from(&problems);
+        }
+        "application/yaml" if body_sent => {
+            let lines = super::server::repeated_yaml_keys(&request.body);
+            if !lines.is_empty() {
+                strict.push(format!("yaml: unmarshal errors:\n  {}", lines.join("\n  ")));
+            }
+            problems = lines;
+        }
+        _ => {}
     }
     // Another kind (refused by the registry later) has its metadata coerced, nothing else.
     let unknown = if kind == gvk.kind {
@@ -637,16 +652,16 @@ fn decode_custom(
         coerce_metadata(&mut body);
         Vec::new()
     };
-    problems.extend(
-        unknown
-            .iter()
-            .map(|f| format!("unknown field {}", status::quote(f))),
-    );
+    let unknown = unknown
+        .iter()
+        .map(|f| format!("unknown field {}", status::quote(f)));
+    problems.extend(unknown.clone());
+    strict.extend(unknown);
     if !track {
         return Ok((body, Vec::new()));
     }
-    if validation == "Strict" && !problems.is_empty() {
-        let why = format!("strict decoding error: {}", problems.join(", "));
+    if validation == "Strict" && !strict.is_empty() {
+        let why = format!("strict decoding error: {}", strict.join(", "));
         return Err(match patched {
             Some(text) => status::invalid(
                 "",

@@ -1298,7 +1298,7 @@ fn read_apply_patch(body: &[u8]) -> Result<Value, String> {
 
 /// yaml.v2's strict words for the keys an apply patch's first document sets twice
 /// (`line 7: key "a" already set in map`), none for a text it cannot read.
-fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
+pub(super) fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Vec::new();
     };
