@@ -86,7 +86,14 @@ pub fn coerce(
     if track {
         unknown.append(&mut embedded);
     }
-    if let (Some((coerced, _)), Some(map)) = (metadata, object.as_map_mut()) {
+    if let (Some((mut coerced, _)), Some(map)) = (metadata, object.as_map_mut()) {
+        // The storage's reader gives objects of very old servers, which had none, generation 1.
+        if reading == Reading::Storage
+            && let Some(meta) = coerced.as_map_mut()
+            && meta.get("generation").and_then(Value::as_int).unwrap_or(0) == 0
+        {
+            meta.insert("generation", Value::Int(1));
+        }
         map.insert("metadata", coerced);
     }
     Ok(unknown)

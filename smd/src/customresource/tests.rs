@@ -160,6 +160,11 @@ fn reading_from_storage_tracks_nothing_and_defaults() {
         object.as_map().and_then(|m| m.get("spec")),
         Some(&value("{a: x, b: y}"))
     );
+    // The storage's reader repairs a missing generation.
+    assert_eq!(
+        object.as_map().and_then(|m| m.get("metadata")),
+        Some(&value("{name: t, generation: 1}"))
+    );
 }
 
 #[test]
