@@ -157,7 +157,8 @@ fn request_label(step: &Json) -> String {
 /// The classes name the item of issue 12 that owns them (3: the request layer, the patch
 /// algorithms; 4: the decoding and defaulting of built-in objects; 6: verdicts, refusals,
 /// bookkeeping and managedFields that must agree) or the next issue (the registry's 422
-/// validation, CRD pruning: the unknown fields of a custom resource). The first difference of
+/// validation; issue 13 item 4, CRD pruning and defaulting: a custom resource's unknown fields
+/// and whole object). The first difference of
 /// the step decides. A difference in the managedFields of
 /// a built-in kind, or an "unknown field" warning, counts as decoding and defaulting (item 4):
 /// that is what nearly all of them are until item 4 lands.
@@ -180,10 +181,14 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
         Some(rest) => (rest, " (stored object)"),
         None => (first, ""),
     };
-    let c = if kind == "Widget" && detail.contains("unknown field") {
-        // The fields a custom resource's schema lacks are found by CRD pruning, which the
-        // next issue brings (smd keeps a custom resource's body as sent).
-        format!("next issue, CRD pruning (unknown fields of a custom resource): {request}")
+    let c = if kind == "Widget"
+        && (detail.contains("unknown field") || first.starts_with("object: "))
+    {
+        // What a custom resource's schema prunes and defaults (issue 13, item 4): the unknown
+        // fields warned of, the whole object stored.
+        format!(
+            "issue 13 item 4, CRD pruning and defaulting of a custom resource{stored}: {request}"
+        )
     } else if detail.contains("stringData") && kind == "Secret" {
         // The Secret strategy folds stringData into data before the object is stored, so the
         // stored object never has the stringData an applier owns.

@@ -33,7 +33,9 @@
 //! server's discovery lists, [`Resource`]; CRDs through [`ApiServer::add_crd`]), the store
 //! ([`ObjectKey`]), the refusals as `Status` objects, and the verbs ([`ApiServer::handle`]).
 //! The per-kind work is the kind's [`Endpoint`](crate::managedfields::Endpoint); bodies of
-//! built-in kinds go through [`crate::builtin::decode`].
+//! built-in kinds go through [`crate::builtin::decode`], those of custom resources through
+//! their CRD's structural schema ([`crate::customresource`]: pruned, defaulted, on every read
+//! too).
 //!
 //! A Service gets its IP families, cluster IPs and node ports as the Service REST allocates
 //! them ([`ServiceNetwork`]); a Pod goes through the ServiceAccount, Priority and

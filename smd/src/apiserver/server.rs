@@ -14,6 +14,7 @@ use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
 use super::store::{ObjectKey, ServerChoice, Store};
+use crate::customresource::{self, Structural};
 use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
@@ -62,6 +63,9 @@ pub enum SetupError {
 pub struct ApiServer {
     resources: Arc<Vec<Resource>>,
     crds: Vec<Value>,
+    /// The structural schema of each custom resource version that has one, by group,
+    /// plural and version.
+    schemas: BTreeMap<(String, String, String), Arc<Structural>>,
     types: TypeResolver,
     endpoints: BTreeMap<(String, String, String), Arc<Endpoint>>,
     store: Store,
@@ -119,6 +123,7 @@ impl ApiServer {
         ApiServer {
             resources: Arc::new(routes::builtin()),
             crds: Vec::new(),
+            schemas: BTreeMap::new(),
             types,
             endpoints: BTreeMap::new(),
             store: Store::default(),
@@ -163,7 +168,38 @@ impl ApiServer {
                 .any(|s| s.group == r.group && s.plural == r.plural)
         });
         resources.extend(served);
+        let group = nested_str(crd, &["spec", "group"]).to_owned();
+        let plural = nested_str(crd, &["spec", "names", "plural"]).to_owned();
+        self.schemas
+            .retain(|(g, p, _), _| !(*g == group && *p == plural));
+        let versions = get(crd, &["spec", "versions"])
+            .and_then(Value::as_list)
+            .unwrap_or_default();
+        for version in versions {
+            let version = nested_str(version, &["name"]);
+            if let Some(schema) = Structural::of_version(crd, version) {
+                self.schemas.insert(
+                    (group.clone(), plural.clone(), version.to_owned()),
+                    Arc::new(schema),
+                );
+            }
+        }
         self.crds.push(crd.clone());
+        // What is stored is read with the new schema (its defaults), as the storage decodes
+        // every object it reads.
+        let stored: Vec<(ObjectKey, Value)> = self
+            .store
+            .iter()
+            .filter(|(k, _)| k.group == group && k.plural == plural)
+            .filter_map(|(k, _)| self.store.written(k).map(|w| (k.clone(), w.clone())))
+            .collect();
+        for (key, written) in stored {
+            let version = gvk_of(&written).version;
+            let mut read = written.clone();
+            let schema = self.schema_of(&group, &plural, &version);
+            customresource::read(&mut read, schema.as_deref());
+            self.store.insert_written(key, read, written);
+        }
         // Every endpoint types with the new schema.
         self.endpoints.clear();
         Ok(())
@@ -264,7 +300,16 @@ impl ApiServer {
             .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
         let kind = gvk_of(&object);
         if !crate::builtin::is_builtin(&kind) {
-            self.store.insert(key, object);
+            // A custom resource is held as the storage reads one: coerced and defaulted by its
+            // version's schema.
+            let schema = self.schema_of(&key.group, &key.plural, &kind.version);
+            if schema.is_some() || self.serves_custom(&key.group, &key.plural) {
+                let mut read = object.clone();
+                customresource::read(&mut read, schema.as_deref());
+                self.store.insert_written(key, read, object);
+            } else {
+                self.store.insert(key, object);
+            }
             return;
         }
         let read =
@@ -277,10 +322,30 @@ impl ApiServer {
         self.store.insert_written(key, read, written);
     }
 
+    /// The structural schema of a custom resource's version.
+    fn schema_of(&self, group: &str, plural: &str, version: &str) -> Option<Arc<Structural>> {
+        self.schemas
+            .get(&(group.to_owned(), plural.to_owned(), version.to_owned()))
+            .cloned()
+    }
+
+    /// Whether a CRD serves `group`/`plural`.
+    fn serves_custom(&self, group: &str, plural: &str) -> bool {
+        self.resources
+            .iter()
+            .any(|r| r.custom && r.group == group && r.plural == plural)
+    }
+
     /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
-    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`).
-    fn read_back(resource: &Resource, written: &Value) -> Value {
+    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`); a
+    /// custom resource is coerced and defaulted by its schema.
+    fn read_back(&self, resource: &Resource, written: &Value) -> Value {
         let mut read = written.clone();
+        if resource.custom {
+            let schema = self.schema_of(&resource.group, &resource.plural, &resource.version);
+            customresource::read(&mut read, schema.as_deref());
+            return read;
+        }
         if !resource.custom && crate::builtin::is_builtin(&resource.gvk()) {
             let kind = resource.gvk();
             crate::builtin::default(&kind, &mut read);
@@ -524,11 +589,17 @@ impl ApiServer {
                     .collect()
             })
             .unwrap_or_default();
+        let structural = if resource.custom {
+            self.schema_of(&resource.group, &resource.plural, &resource.version)
+        } else {
+            None
+        };
         DecodeTarget {
             gvk: resource.gvk(),
             custom: resource.custom,
             scheme_group: resource.group.clone(),
             custom_versions,
+            structural,
         }
     }
 
@@ -816,6 +887,7 @@ impl ApiServer {
             custom: false,
             scheme_group: call.resource.group.clone(),
             custom_versions: Vec::new(),
+            structural: None,
         };
         let decoded = read_and_decode(call, &target);
         if call.resource.custom {
@@ -912,6 +984,16 @@ impl ApiServer {
             Ok(o) => o,
             Err(e) => return self.refuse(e),
         };
+        // The field manager defaults the merged object (a custom resource's by its schema;
+        // a built-in kind's endpoint did it).
+        if call.resource.custom {
+            let schema = self.schema_of(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.resource.version,
+            );
+            customresource::default(&mut object, schema.as_deref());
+        }
         // The server reads the patch again strictly only once the field manager has applied
         // it: a key set twice is then refused (Strict) or named in warnings (Warn, the default).
         let mut warnings = Vec::new();
@@ -1125,7 +1207,7 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let read = self.read_back(&call.resource, &object);
         if !call.dry_run {
             self.store.insert_written(key, read.clone(), object);
         }
@@ -1186,7 +1268,7 @@ impl ApiServer {
                 &call.resource,
                 &call.target.subresource,
                 stored,
-                &Self::read_back(&call.resource, &object),
+                &self.read_back(&call.resource, &object),
             )
         {
             set(
@@ -1202,7 +1284,7 @@ impl ApiServer {
                 self.store.remove(&call.key);
                 self.store.next_revision();
             }
-            let read = Self::read_back(&call.resource, &object);
+            let read = self.read_back(&call.resource, &object);
             return answer(self, read);
         }
         if !call.dry_run {
@@ -1213,7 +1295,7 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let read = self.read_back(&call.resource, &object);
         if !call.dry_run {
             self.store
                 .insert_written(call.key.clone(), read.clone(), object);
@@ -1285,7 +1367,7 @@ fn read_apply_patch(body: &[u8]) -> Result<Value, String> {
 
 /// yaml.v2's strict words for the keys an apply patch's first document sets twice
 /// (`line 7: key "a" already set in map`), none for a text it cannot read.
-fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
+pub(super) fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Vec::new();
     };
