@@ -13,6 +13,7 @@ pub mod gotypes;
 mod internal;
 pub mod quantity;
 mod roundtrip;
+pub(crate) use roundtrip::base64_decode;
 
 pub mod defaults;
 
