@@ -95,7 +95,18 @@ pub fn compare(a: &str, b: &str) -> Option<std::cmp::Ordering> {
 /// Go's `AsScale` rounds), saturating at the int64 range; `None` when the text does not
 /// parse.
 pub fn value(text: &str) -> Option<i64> {
+    scaled_value(text, 0)
+}
+
+/// `Quantity.MilliValue()`: the value in thousandths, rounded as [`value`] rounds.
+pub fn milli_value(text: &str) -> Option<i64> {
+    scaled_value(text, 3)
+}
+
+/// The value times ten to the power of `shift`, rounded to an integer away from zero.
+fn scaled_value(text: &str, shift: i32) -> Option<i64> {
     let (negative, digits, scale) = value_of(text)?;
+    let scale = scale.saturating_sub(shift);
     let place = i64::try_from(digits.len()).unwrap_or(i64::MAX) - i64::from(scale);
     let whole_len = usize::try_from(place.max(0)).unwrap_or(usize::MAX);
     let mut whole: i128 = 0;

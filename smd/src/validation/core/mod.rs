@@ -8,8 +8,10 @@
 //! base64 string) the modules read the versioned form as the internal one holds it.
 
 mod configmap;
+mod endpoints;
 mod namespace;
 mod pvc;
+mod resources;
 mod service;
 mod service_ip;
 
@@ -27,6 +29,9 @@ pub(super) fn rules(kind: &str) -> Option<Rules> {
         "ServiceAccount" => Some(namespace::SERVICE_ACCOUNT),
         "PersistentVolumeClaim" => Some(pvc::RULES),
         "Service" => Some(service::RULES),
+        "Endpoints" => Some(endpoints::RULES),
+        "LimitRange" => Some(resources::LIMIT_RANGE),
+        "ResourceQuota" => Some(resources::RESOURCE_QUOTA),
         _ => None,
     }
 }
