@@ -25,6 +25,8 @@ pub(super) const RULES: Rules = Rules { create, update };
 const TOPOLOGY_MODE: &str = "service.kubernetes.io/topology-mode";
 const TOPOLOGY_HINTS: &str = "service.kubernetes.io/topology-aware-hints";
 const SOURCE_RANGES: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
+/// Stands for the cluster IP the real server allocated where smd allocated none.
+const ALLOCATED: &str = "<allocated>";
 
 fn spec_of(object: &Value) -> Map {
     member(object, "spec")
@@ -118,6 +120,21 @@ fn normalize_update(new: &mut Map, old: &Map) {
             .map(|l| l.iter().map(|p| int(p, "nodePort")).collect())
             .unwrap_or_default()
     };
+    // The allocator keeps the families and policy an update leaves out (`initIPFamilyFields`).
+    if needs_ip(old) && needs_ip(new) {
+        for name in ["ipFamilies", "ipFamilyPolicy"] {
+            let missing = match new.get(name) {
+                None | Some(Value::Null) => true,
+                Some(Value::List(l)) => l.is_empty(),
+                Some(_) => false,
+            };
+            if missing {
+                if let Some(v) = present(old.get(name)).cloned() {
+                    new.insert(name, v);
+                }
+            }
+        }
+    }
     let needs_node_port = |s: &Map| matches!(str_of(s, "type"), "NodePort" | "LoadBalancer");
     if needs_node_port(old) && !needs_node_port(new) && node_ports(old) == node_ports(new) {
         if let Some(ports) = new.get_mut("ports").and_then(Value::as_list_mut) {
@@ -184,9 +201,15 @@ fn update(new: &Value, old: &Value, subresource: &str) -> Vec<FieldError> {
         errs.extend(load_balancer_status(new, old));
         return errs;
     }
-    // The stored Service is read with its cluster IPs in sync (`defaultOnRead`).
+    // The stored Service is read with its cluster IPs in sync (`defaultOnRead`); one that
+    // needs a cluster IP holds the one the allocator gave it, which smd never assigned.
     let mut old_spec = spec_of(old);
     normalize_create(&mut old_spec);
+    if str_of(&old_spec, "type") != "ExternalName" && str_of(&old_spec, "clusterIP").is_empty() {
+        let ip = ALLOCATED.to_owned();
+        old_spec.insert("clusterIP", Value::String(ip.clone()));
+        set_list(&mut old_spec, "clusterIPs", &[ip]);
+    }
     let mut spec = spec_of(new);
     normalize_update(&mut spec, &old_spec);
     let (old_spec, spec) = (Value::Map(old_spec), Value::Map(spec));
