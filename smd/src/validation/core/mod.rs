@@ -10,6 +10,7 @@
 mod configmap;
 mod endpoints;
 mod namespace;
+mod node;
 mod pvc;
 mod resources;
 mod service;
@@ -32,6 +33,7 @@ pub(super) fn rules(kind: &str) -> Option<Rules> {
         "Endpoints" => Some(endpoints::RULES),
         "LimitRange" => Some(resources::LIMIT_RANGE),
         "ResourceQuota" => Some(resources::RESOURCE_QUOTA),
+        "Node" => Some(node::RULES),
         _ => None,
     }
 }

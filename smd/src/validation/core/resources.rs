@@ -157,7 +157,7 @@ fn canonical(q: &str) -> String {
 
 /// `ValidateResourceQuantityValue`: not negative; an integer for object counts and
 /// extended resources.
-fn quantity_value(name: &str, q: &str, path: &FieldPath) -> Vec<FieldError> {
+pub(super) fn quantity_value(name: &str, q: &str, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     if quantity::compare(q, "0") == Some(Ordering::Less) {
         errs.push(FieldError::invalid(
