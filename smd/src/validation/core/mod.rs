@@ -9,12 +9,15 @@
 
 mod configmap;
 mod endpoints;
+mod limit_range;
 mod namespace;
 mod node;
 mod pvc;
+mod resource_quota;
 mod resources;
 mod service;
 mod service_ip;
+mod service_registry;
 
 use smd_fieldpath::Value;
 
@@ -31,8 +34,8 @@ pub(super) fn rules(kind: &str) -> Option<Rules> {
         "PersistentVolumeClaim" => Some(pvc::RULES),
         "Service" => Some(service::RULES),
         "Endpoints" => Some(endpoints::RULES),
-        "LimitRange" => Some(resources::LIMIT_RANGE),
-        "ResourceQuota" => Some(resources::RESOURCE_QUOTA),
+        "LimitRange" => Some(limit_range::RULES),
+        "ResourceQuota" => Some(resource_quota::RULES),
         "Node" => Some(node::RULES),
         _ => None,
     }
