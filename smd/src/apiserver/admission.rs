@@ -79,6 +79,10 @@ impl ApiServer {
             "services" => {
                 service::service_create(&mut self.store, &self.network, object, call.dry_run)
             }
+            "nodes" => {
+                admit_node_create(object);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -109,6 +113,36 @@ impl ApiServer {
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// The NodeTaint plugin: a new Node is tainted not-ready (`NoSchedule`) unless it already
+/// carries that taint, so that nothing is scheduled on it before its controller says it is
+/// ready.
+fn admit_node_create(node: &mut Value) {
+    let Some(spec) = node.as_map_mut().map(|m| m.map_entry("spec")) else {
+        return;
+    };
+    let tainted = spec
+        .get("taints")
+        .and_then(Value::as_list)
+        .is_some_and(|taints| {
+            taints.iter().any(|t| {
+                let field = |k: &str| t.as_map().and_then(|m| m.get(k)).and_then(Value::as_str);
+                field("key") == Some(NOT_READY_TAINT) && field("effect") == Some("NoSchedule")
+            })
+        });
+    if tainted {
+        return;
+    }
+    let mut taint = Map::new();
+    taint.insert("key", Value::from(NOT_READY_TAINT));
+    taint.insert("effect", Value::from("NoSchedule"));
+    match spec.get_mut("taints").and_then(Value::as_list_mut) {
+        Some(list) => list.push(Value::Map(taint)),
+        None => {
+            spec.insert("taints", Value::List(vec![Value::Map(taint)]));
+        }
     }
 }
 

@@ -201,6 +201,11 @@ impl Allocation<'_> {
             };
             set_string(svc, "ipFamilyPolicy", &policy);
         }
+        // The loose pre-validation that spares the allocation its corner cases.
+        let refused = crate::validation::service_cluster_ips(svc, old);
+        if !refused.is_empty() {
+            return Err(invalid(&self.name, &refused));
+        }
         let policy_path = FieldPath::new("spec").child("ipFamilyPolicy");
         let policy_value = BadValue::str(policy.as_str());
         let mut errors = Vec::new();

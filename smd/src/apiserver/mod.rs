@@ -48,6 +48,7 @@
 mod decode;
 mod duplicates;
 mod gojson;
+pub(crate) use gojson::syntax_error as json_syntax_error;
 mod http;
 mod patch;
 mod resources_table;

@@ -481,6 +481,25 @@ impl ApiServer {
         if target.subresource.is_empty() && !resource.takes(verb) {
             return status::method_not_allowed();
         }
+        // A deprecated kind's handler warns first, whatever the request then answers.
+        let deprecation = deprecation_warning(&resource);
+        let response = self.serve(request, parsed, now, resource, target, verb);
+        match deprecation {
+            Some(w) => with_warnings(vec![w], response),
+            None => response,
+        }
+    }
+
+    /// The handler of a served resource's verb, once the route is found.
+    fn serve(
+        &mut self,
+        request: &Request,
+        parsed: Option<&Value>,
+        now: Timestamp,
+        resource: Resource,
+        target: Target,
+        verb: &str,
+    ) -> Response {
         if parsed.is_none() && request.body.len() > MAX_REQUEST_BODY_BYTES {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
@@ -1541,6 +1560,22 @@ fn read_and_decode(
     decode::check_kind(call.request, call.parsed, &body, target)?;
     set_kind(&mut body, &target.gvk);
     decode::decode_builtin(call.request, call.parsed, target, body, true)
+}
+
+/// `deprecation.WarningMessage` of the served kinds k8s.io/api v0.37.2 marks deprecated
+/// (`APILifecycleDeprecated`, `...Replacement` in `core/v1/lifecycle.go`).
+fn deprecation_warning(resource: &Resource) -> Option<String> {
+    match (
+        resource.group.as_str(),
+        resource.version.as_str(),
+        resource.kind.as_str(),
+    ) {
+        ("", "v1", "Endpoints") => Some(
+            "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".into(),
+        ),
+        ("", "v1", "ComponentStatus") => Some("v1 ComponentStatus is deprecated in v1.19+".into()),
+        _ => None,
+    }
 }
 
 /// `response` with the decoder's `warnings` before its own.

@@ -131,6 +131,9 @@ pub fn prepare(
             Some(_) => {}
         },
         ("", "v1", "Namespace") => namespace(stored, object, subresource),
+        ("", "v1", "PersistentVolumeClaim") if subresource.is_empty() => {
+            super::claim::prepare_claim(object, stored);
+        }
         _ => {}
     }
 }

@@ -878,7 +878,7 @@ pub(super) fn base64_encode(b: &[u8]) -> String {
 
 /// `base64.StdEncoding.Decode` as `encoding/json` calls it: `\r` and `\n` skipped, padding
 /// required, the offset of the first bad byte on error.
-fn base64_decode(s: &str) -> Result<Vec<u8>, usize> {
+pub(crate) fn base64_decode(s: &str) -> Result<Vec<u8>, usize> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3);
     let mut quad = [0u8; 4];
     let mut n = 0;

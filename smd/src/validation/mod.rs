@@ -78,7 +78,7 @@ pub fn validate_create(subject: &Subject<'_>, object: &Value) -> Vec<FieldError>
     if errs.is_empty() {
         errs = meta::validate_object_meta_accessor(object, subject.namespaced);
     }
-    errs
+    distinct(errs)
 }
 
 /// `rest.ValidateUpdate`: the common fields every resource keeps (`validateCommonFields`),
@@ -88,7 +88,24 @@ pub fn validate_update(subject: &Subject<'_>, new: &Value, old: &Value) -> Vec<F
     if let Some(r) = rules(subject.group, subject.kind) {
         errs.extend((r.update)(new, old, subject.subresource));
     }
-    errs
+    distinct(errs)
+}
+
+/// Each error once (the first of those with the same text), as every built-in strategy's
+/// declarative-validation step leaves the handwritten list: it filters the list through
+/// `ErrorList.Filter`, which goes through `ToAggregate` and so drops repeated texts (a Node's
+/// taints, checked by both `ValidateNode` and `ValidateNodeUpdate`, are reported once).
+fn distinct(errs: Vec<FieldError>) -> Vec<FieldError> {
+    let mut seen = std::collections::HashSet::new();
+    errs.into_iter()
+        .filter(|e| seen.insert(e.to_string()))
+        .collect()
+}
+
+/// `ValidateServiceClusterIPsRelatedFields`, which the Service REST's allocator runs on its
+/// input (`svc`, a whole Service; `old`, the stored one on an update) before it allocates.
+pub fn service_cluster_ips(svc: &Value, old: Option<&Value>) -> Vec<FieldError> {
+    core::service_cluster_ips(svc, old)
 }
 
 /// The member `key` of a map value, if any.

@@ -44,7 +44,7 @@ pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let quoted: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
     format!(
         "{msg} (e.g. {}regex used for validation is '{fmt}')",
-        quoted.join("or ")
+        quoted.join(" or ")
     )
 }
 
