@@ -421,6 +421,19 @@ pub(super) fn upgrade_downgrade(
     errs
 }
 
+/// `ValidateServiceClusterIPsRelatedFields(service, old)` as the Service REST's allocator runs
+/// it on its input, once it has settled the policy and before it allocates anything.
+pub(crate) fn allocator_prevalidation(svc: &Value, old: Option<&Value>) -> Vec<FieldError> {
+    let empty = Value::Map(smd_fieldpath::Map::new());
+    let spec = crate::validation::member(svc, "spec").unwrap_or(&empty);
+    let ips = super::strings(crate::validation::member(spec, "clusterIPs"));
+    let old_ips = old
+        .and_then(|o| crate::validation::member(o, "spec"))
+        .map(|s| super::strings(crate::validation::member(s, "clusterIPs")))
+        .unwrap_or_default();
+    cluster_ip_fields(spec, str_at(spec, &["clusterIP"]), &ips, &old_ips)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,17 +455,4 @@ mod tests {
             Some("must not have bits set beyond the prefix length")
         );
     }
-}
-
-/// `ValidateServiceClusterIPsRelatedFields(service, old)` as the Service REST's allocator runs
-/// it on its input, once it has settled the policy and before it allocates anything.
-pub(crate) fn allocator_prevalidation(svc: &Value, old: Option<&Value>) -> Vec<FieldError> {
-    let empty = Value::Map(smd_fieldpath::Map::new());
-    let spec = crate::validation::member(svc, "spec").unwrap_or(&empty);
-    let ips = super::strings(crate::validation::member(spec, "clusterIPs"));
-    let old_ips = old
-        .and_then(|o| crate::validation::member(o, "spec"))
-        .map(|s| super::strings(crate::validation::member(s, "clusterIPs")))
-        .unwrap_or_default();
-    cluster_ip_fields(spec, str_at(spec, &["clusterIP"]), &ips, &old_ips)
 }
