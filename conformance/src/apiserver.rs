@@ -107,12 +107,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ),
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
     ("bodies.yaml", "put-creates-service", 2, Strategy),
-    (
-        "daemonset.yaml",
-        "ds-update-selector-immutable",
-        2,
-        Validation,
-    ),
     ("delete.yaml", "del-pod-dry-run", 1, Admission),
     ("delete.yaml", "del-pod-on-node-grace", 1, Admission),
     ("delete.yaml", "del-service-answers-object", 1, Strategy),
@@ -168,9 +162,7 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("gizmo.yaml", "gizmo-update-stale-version", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 2, Conversion),
-    ("job.yaml", "cronjob-bad-schedule", 1, Validation),
     ("job.yaml", "job-apply-template-change", 2, Validation),
-    ("job.yaml", "job-restart-always", 1, Validation),
     ("namespace-sa-pvc.yaml", "ns-missing", 1, Admission),
     (
         "namespace-sa-pvc.yaml",
@@ -228,7 +220,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("pod.yaml", "pod-status-qos-class", 1, Admission),
     ("pod.yaml", "pod-status-qos-class", 3, Admission),
     ("pod.yaml", "pod-status-same-phase", 1, Admission),
-    ("rbac.yaml", "role-no-verbs", 1, Validation),
     ("rbac.yaml", "rolebinding-roleref-immutable", 2, Validation),
     ("refusals.yaml", "refuse-apply-name-invalid", 1, Validation),
     ("refusals.yaml", "refuse-apply-uid-mismatch", 2, Validation),
@@ -359,12 +350,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     ("service.yaml", "svc-ports-need-names", 2, Validation),
     (
         "statefulset.yaml",
-        "sts-apply-selector-mismatch",
-        1,
-        Validation,
-    ),
-    (
-        "statefulset.yaml",
         "sts-update-immutable-claims",
         2,
         Validation,
@@ -404,6 +389,93 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "validation-dryrun.yaml",
         "fv-smp-strict-unknown",
         2,
+        Validation,
+    ),
+    // Until render.rs (the internal Go types' JSON) and pod.rs are merged: the messages
+    // differ only in a value shown as an internal type, or lack the pod spec's own error.
+    (
+        "validation-groups.yaml",
+        "vg-crb-roleref-immutable",
+        2,
+        Validation,
+    ),
+    (
+        "validation-groups.yaml",
+        "vg-pdb-both-percent",
+        1,
+        Validation,
+    ),
+    ("validation-groups.yaml", "vg-pdb-merge-both", 2, Validation),
+    (
+        "validation-groups.yaml",
+        "vg-rb-roleref-immutable-put",
+        2,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-deploy-selector-bad-operator",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-deploy-strategy-type",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-ds-strategy-type",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-job-put-without-selector",
+        2,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-job-restart-unknown",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-job-success-policy-nonindexed",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-job-suspended-image",
+        2,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-job-template-immutable-put",
+        2,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-sts-ondelete-rolling",
+        1,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-sts-replicas-update",
+        2,
+        Validation,
+    ),
+    (
+        "validation-workloads.yaml",
+        "vw-sts-strategy-recreate",
+        1,
         Validation,
     ),
 ];
@@ -819,9 +891,24 @@ impl CaseReplay<'_> {
                     v
                 }
             };
+            if kind == "uid" {
+                // The uid is repeated where the strategy copied it (a Job's selector and
+                // labels): those copies are a uid to validation, not a placeholder.
+                replace_strings(&mut object, &p, &value);
+            }
             object["metadata"][key] = Json::String(value);
         }
         denormalise(&object)
+    }
+}
+
+/// Every string `from` in `json` (a value, not a key) made `to`.
+fn replace_strings(json: &mut Json, from: &str, to: &str) {
+    match json {
+        Json::String(s) if s == from => *s = to.to_owned(),
+        Json::Array(items) => items.iter_mut().for_each(|i| replace_strings(i, from, to)),
+        Json::Object(map) => map.values_mut().for_each(|v| replace_strings(v, from, to)),
+        _ => {}
     }
 }
 

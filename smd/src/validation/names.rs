@@ -41,10 +41,11 @@ pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
+    // Go writes each example as `'x', ` and puts ` or ` between them: two spaces.
     let quoted: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
     format!(
         "{msg} (e.g. {}regex used for validation is '{fmt}')",
-        quoted.join("or ")
+        quoted.join(" or ")
     )
 }
 
@@ -317,6 +318,8 @@ mod tests {
         assert!(
             is_label_value("my app")[0].contains("(e.g. 'MyValue',  or 'my_value',  or '12345', ")
         );
-        assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name', or '123-abc', "));
+        // util/validation's RegexError writes the same two spaces (validation-workloads.yaml,
+        // vw-sts-service-name: a StatefulSet's serviceName).
+        assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name',  or '123-abc', "));
     }
 }
