@@ -171,8 +171,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         Validation,
     ),
     ("namespace-sa-pvc.yaml", "pvc-resize-unbound", 2, Validation),
-    ("networking.yaml", "ing-missing-path-type", 1, Validation),
-    ("networking.yaml", "netpol-bad-cidr", 1, Validation),
     ("patch.yaml", "patch-merge-change-kind", 2, Validation),
     ("patch.yaml", "patch-merge-uid-mismatch", 2, Validation),
     ("patch.yaml", "patch-merge-wrong-type", 2, Validation),

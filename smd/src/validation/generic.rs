@@ -172,3 +172,35 @@ pub(crate) fn not_more_than_100_percent(v: &Value, path: &FieldPath) -> Vec<Fiel
         _ => Vec::new(),
     }
 }
+
+/// `IsDomainPrefixedPath`: `host/path`, the host a DNS subdomain, the path an HTTP path.
+pub(crate) fn domain_prefixed_path(path: &FieldPath, value: &str) -> Vec<FieldError> {
+    if value.is_empty() {
+        return vec![FieldError::required(path, "")];
+    }
+    let Some((host, rest)) = value
+        .split_once('/')
+        .filter(|(h, r)| !h.is_empty() && !r.is_empty())
+    else {
+        return vec![FieldError::invalid(
+            path,
+            BadValue::str(value),
+            "must be a domain-prefixed path (such as \"acme.io/foo\")",
+        )];
+    };
+    let mut errs: Vec<FieldError> = names::is_dns1123_subdomain(host)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, BadValue::str(host), m))
+        .collect();
+    if !rest
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c))
+    {
+        errs.push(FieldError::invalid(
+            path,
+            BadValue::str(rest),
+            names::regex_error("Invalid path", "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+", &[]),
+        ));
+    }
+    errs
+}

@@ -164,7 +164,10 @@ pub(super) fn common_spec(spec: &Value, path: &FieldPath) -> Vec<FieldError> {
         }
     }
     if let Some(managed_by) = member(spec, "managedBy").and_then(Value::as_str) {
-        errs.extend(domain_prefixed_path(&path.child("managedBy"), managed_by));
+        errs.extend(super::super::generic::domain_prefixed_path(
+            &path.child("managedBy"),
+            managed_by,
+        ));
         if managed_by.len() > MAX_MANAGED_BY {
             errs.push(FieldError::too_long(
                 &path.child("managedBy"),
@@ -280,39 +283,6 @@ pub(super) fn common_spec(spec: &Value, path: &FieldPath) -> Vec<FieldError> {
             &restart_path,
             typed_str(restart),
             "only \"Never\" is supported when podFailurePolicy is specified",
-        ));
-    }
-    errs
-}
-
-/// `IsDomainPrefixedPath`: `host/path`, the host a DNS subdomain, the path an HTTP path.
-fn domain_prefixed_path(path: &FieldPath, value: &str) -> Vec<FieldError> {
-    if value.is_empty() {
-        return vec![FieldError::required(path, "")];
-    }
-    let Some((host, rest)) = value
-        .split_once('/')
-        .filter(|(h, r)| !h.is_empty() && !r.is_empty())
-    else {
-        return vec![FieldError::invalid(
-            path,
-            BadValue::str(value),
-            "must be a domain-prefixed path (such as \"acme.io/foo\")",
-        )];
-    };
-    let mut errs: Vec<FieldError> = names::is_dns1123_subdomain(host)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::str(host), m))
-        .collect();
-    const HTTP_PATH: &str = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
-    let ok = rest
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
-    if !ok {
-        errs.push(FieldError::invalid(
-            path,
-            BadValue::str(rest),
-            names::regex_error("Invalid path", HTTP_PATH, &[]),
         ));
     }
     errs
