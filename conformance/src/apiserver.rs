@@ -89,12 +89,6 @@ use Category::{Admission, Conversion, CrdDefaulting, Strategy, Validation};
 pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     (
         "autoscaling-policy.yaml",
-        "hpa-min-above-max",
-        1,
-        Validation,
-    ),
-    (
-        "autoscaling-policy.yaml",
         "hpa-v1-apply-over-v2",
         2,
         Conversion,
