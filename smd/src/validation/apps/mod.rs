@@ -2,6 +2,7 @@
 //! and the strategies of `pkg/registry/apps`): one module per kind, with the template and
 //! rolling-update checks they share here.
 
+mod controller_revision;
 mod daemonset;
 mod deployment;
 mod statefulset;
@@ -20,6 +21,7 @@ pub(super) fn rules(kind: &str) -> Option<Rules> {
         "ReplicaSet" => Some(deployment::REPLICA_SET),
         "DaemonSet" => Some(daemonset::RULES),
         "StatefulSet" => Some(statefulset::RULES),
+        "ControllerRevision" => Some(controller_revision::RULES),
         _ => None,
     }
 }
