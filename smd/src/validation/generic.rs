@@ -204,3 +204,44 @@ pub(crate) fn domain_prefixed_path(path: &FieldPath, value: &str) -> Vec<FieldEr
     }
     errs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_or_percent() {
+        let p = FieldPath::new("x");
+        assert_eq!(int_or_percent_value(&Value::String("25%".into())), 25);
+        assert_eq!(int_or_percent_value(&Value::String("7".into())), 7);
+        assert_eq!(int_or_percent_value(&Value::Int(3)), 3);
+        assert!(positive_int_or_percent(&Value::String("10%".into()), &p).is_empty());
+        assert_eq!(
+            positive_int_or_percent(&Value::String("abc".into()), &p)[0].to_string(),
+            "x: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+        );
+        assert_eq!(
+            not_more_than_100_percent(&Value::String("101%".into()), &p)[0].to_string(),
+            "x: Invalid value: \"101%\": must not be greater than 100%"
+        );
+    }
+
+    #[test]
+    fn semantic_equality() {
+        let a = Value::from_json(r#"{"a":{},"b":[],"c":1}"#).unwrap_or(Value::Null);
+        let b = Value::from_json(r#"{"c":1.0}"#).unwrap_or(Value::Null);
+        assert!(semantic_eq(&a, &b));
+        let c = Value::from_json(r#"{"c":2}"#).unwrap_or(Value::Null);
+        assert!(!semantic_eq(&a, &c));
+        assert_eq!(
+            immutable(
+                Some(&c),
+                Some(&a),
+                &FieldPath::new("spec"),
+                || BadValue::of(&c)
+            )[0]
+            .to_string(),
+            "spec: Invalid value: {\"c\":2}: field is immutable"
+        );
+    }
+}

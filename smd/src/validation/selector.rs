@@ -212,3 +212,37 @@ pub(crate) fn is_empty(selector: &Value) -> bool {
     };
     n("matchLabels") + n("matchExpressions") == 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(json: &str) -> Value {
+        Value::from_json(json).unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn conversion_and_matching() {
+        assert_eq!(convert(None), Converted::Nothing);
+        assert_eq!(convert(Some(&v("{}"))), Converted::Everything);
+        let s = v(
+            r#"{"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier","operator":"NotIn","values":["db"]}]}"#,
+        );
+        assert_eq!(convert(Some(&s)), Converted::Requirements);
+        assert_eq!(matches(Some(&s), Some(&v(r#"{"app":"web"}"#))), Some(true));
+        assert_eq!(
+            matches(Some(&s), Some(&v(r#"{"app":"web","tier":"db"}"#))),
+            Some(false)
+        );
+        assert_eq!(matches(None, Some(&v(r#"{"app":"web"}"#))), Some(false));
+        let bad = v(r#"{"matchExpressions":[{"key":"a","operator":"In"}]}"#);
+        assert_eq!(convert(Some(&bad)), Converted::Invalid);
+        assert_eq!(matches(Some(&bad), None), None);
+        let errs =
+            validate_label_selector(Some(&bad), false, &FieldPath::new("spec").child("selector"));
+        assert_eq!(
+            errs[0].to_string(),
+            "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+        );
+    }
+}

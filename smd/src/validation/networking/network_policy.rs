@@ -323,3 +323,40 @@ pub(super) fn parse_ipv4_sloppy(s: &str) -> Option<Ipv4Addr> {
     }
     Some(Ipv4Addr::from(octets))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cidrs() {
+        let p = FieldPath::new("cidr");
+        assert!(cidr_problems("10.0.0.0/8", &p, &[]).is_empty());
+        assert!(cidr_problems("2001:db8::/32", &p, &[]).is_empty());
+        let first = |s: &str| {
+            cidr_problems(s, &p, &[])
+                .first()
+                .map(|e| e.detail.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(first("10.0.0.0/33"), CIDR_MSG);
+        assert_eq!(first("10.0.0.300/8"), CIDR_MSG);
+        assert_eq!(
+            first("010.0.0.0/8"),
+            "must not have leading 0s in IP or prefix length"
+        );
+        assert_eq!(
+            first("10.0.0.1/8"),
+            "must not have bits set beyond the prefix length"
+        );
+        assert_eq!(
+            first("::ffff:10.0.0.0/104"),
+            "must not have an IPv4-mapped IPv6 address"
+        );
+        assert!(cidr_problems("010.0.0.0/8", &p, &["010.0.0.0/8"]).is_empty());
+        let (net, bits) =
+            parse_cidr_sloppy("10.0.0.0/8").unwrap_or((IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
+        assert!(contains(net, bits, IpAddr::V4(Ipv4Addr::new(10, 1, 0, 0))));
+        assert!(!contains(net, bits, IpAddr::V4(Ipv4Addr::new(11, 0, 0, 0))));
+    }
+}
