@@ -90,12 +90,6 @@ use Category::{Admission, Conversion, Strategy, Validation};
 pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
     (
         "autoscaling-policy.yaml",
-        "hpa-min-above-max",
-        1,
-        Validation,
-    ),
-    (
-        "autoscaling-policy.yaml",
         "hpa-v1-apply-over-v2",
         2,
         Conversion,
@@ -106,49 +100,23 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         2,
         Conversion,
     ),
-    ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
-    (
-        "daemonset.yaml",
-        "ds-update-selector-immutable",
-        2,
-        Validation,
-    ),
     ("gizmo.yaml", "gizmo-enum-invalid", 1, Validation),
     ("gizmo.yaml", "gizmo-scale-v1beta1", 2, Conversion),
     ("gizmo.yaml", "gizmo-two-versions-managers", 2, Conversion),
     ("gizmo.yaml", "gizmo-two-versions-managers", 3, Conversion),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 2, Conversion),
-    ("job.yaml", "cronjob-bad-schedule", 1, Validation),
-    ("job.yaml", "job-apply-template-change", 2, Validation),
-    ("job.yaml", "job-restart-always", 1, Validation),
     ("namespace-sa-pvc.yaml", "ns-missing", 1, Admission),
-    ("networking.yaml", "ing-missing-path-type", 1, Validation),
-    ("networking.yaml", "netpol-bad-cidr", 1, Validation),
     ("patch.yaml", "patch-merge-change-kind", 2, Validation),
     ("patch.yaml", "patch-merge-uid-mismatch", 2, Validation),
     ("patch.yaml", "patch-merge-wrong-type", 2, Validation),
     ("pod-defaults.yaml", "pod-env-change-refused", 2, Validation),
     ("pod-defaults.yaml", "pod-spec-immutable", 2, Validation),
-    ("rbac.yaml", "role-no-verbs", 1, Validation),
-    ("rbac.yaml", "rolebinding-roleref-immutable", 2, Validation),
     ("refusals.yaml", "refuse-apply-name-invalid", 1, Validation),
     ("refusals.yaml", "refuse-apply-uid-mismatch", 2, Validation),
     ("refusals.yaml", "refuse-label-value-invalid", 1, Validation),
     ("refusals.yaml", "refuse-post-name-invalid", 1, Validation),
     ("secret.yaml", "secret-apply-bad-base64", 1, Strategy),
     ("secret.yaml", "secret-tls-create", 1, Strategy),
-    (
-        "statefulset.yaml",
-        "sts-apply-selector-mismatch",
-        1,
-        Validation,
-    ),
-    (
-        "statefulset.yaml",
-        "sts-update-immutable-claims",
-        2,
-        Validation,
-    ),
     // The spec diff in the message is render.rs's (filled in parallel).
     ("validation-dryrun.yaml", "dry-run-invalid", 1, Validation),
     (
@@ -167,6 +135,13 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "validation-dryrun.yaml",
         "fv-smp-strict-unknown",
         2,
+        Validation,
+    ),
+    // Until pod.rs is merged: the message lacks the pod spec's own error.
+    (
+        "validation-workloads.yaml",
+        "vw-job-restart-unknown",
+        1,
         Validation,
     ),
 ];
@@ -634,9 +609,24 @@ impl CaseReplay<'_> {
                     v
                 }
             };
+            if kind == "uid" {
+                // The uid is repeated where the strategy copied it (a Job's selector and
+                // labels): those copies are a uid to validation, not a placeholder.
+                replace_strings(&mut object, &p, &value);
+            }
             object["metadata"][key] = Json::String(value);
         }
         denormalise(&object)
+    }
+}
+
+/// Every string `from` in `json` (a value, not a key) made `to`.
+fn replace_strings(json: &mut Json, from: &str, to: &str) {
+    match json {
+        Json::String(s) if s == from => *s = to.to_owned(),
+        Json::Array(items) => items.iter_mut().for_each(|i| replace_strings(i, from, to)),
+        Json::Object(map) => map.values_mut().for_each(|v| replace_strings(v, from, to)),
+        _ => {}
     }
 }
 

@@ -17,12 +17,15 @@ mod autoscaling;
 mod batch;
 mod core;
 mod field;
+mod generic;
 mod meta;
 pub mod names;
 mod networking;
 mod pod;
 mod policy;
+mod rbac;
 mod render;
+mod selector;
 
 pub use field::{BadValue, ErrorType, FieldError, FieldPath, aggregate, json};
 
@@ -60,6 +63,7 @@ fn rules(group: &str, kind: &str) -> Option<Rules> {
         "autoscaling" => autoscaling::rules(kind),
         "policy" => policy::rules(kind),
         "networking.k8s.io" => networking::rules(kind),
+        "rbac.authorization.k8s.io" => rbac::rules(kind),
         _ => None,
     }
 }
