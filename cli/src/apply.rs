@@ -10,6 +10,7 @@ use smd::managedfields::Error;
 use super::diff::ApplyFlags;
 use super::plan::{self, Refusal};
 use super::render;
+use super::terminal;
 use super::{Failure, Outcome as Stop};
 
 /// The `apply` command's arguments.
@@ -49,7 +50,7 @@ pub(crate) fn run(
     for outcome in &planned.outcomes {
         let origin = &outcome.pair.applied.origin;
         match &outcome.result {
-            Ok(object) => stored.push(object),
+            Ok(object) => stored.push((object, &outcome.server_set)),
             Err(Refusal::Server(e @ Error::Conflict(_))) => {
                 conflicts.push(format!("{origin}: {e}"))
             }
@@ -85,12 +86,25 @@ pub(crate) fn run(
         );
     }
     let text = match args.output {
-        ObjectFormat::Yaml => super::parallel::map(stored, request.jobs, |o| {
-            smd::fieldpath::yaml::to_string(&render::sorted(o))
+        // A YAML document says in a comment which fields the server would fill with values
+        // of its own choosing (left out); JSON has no comments (docs/cli.md).
+        ObjectFormat::Yaml => super::parallel::map(stored, request.jobs, |(o, set)| {
+            let text = smd::fieldpath::yaml::to_string(&render::sorted(o));
+            if set.is_empty() {
+                return text;
+            }
+            let paths: Vec<String> = set
+                .iter()
+                .map(|p| terminal::escape(p).into_owned())
+                .collect();
+            format!(
+                "# set by the server (values of its own choosing, left out): {}\n{text}",
+                paths.join(", ")
+            )
         })
         .join("---\n"),
         ObjectFormat::Json => {
-            let mut items = super::parallel::map(stored, request.jobs, |o| {
+            let mut items = super::parallel::map(stored, request.jobs, |(o, _)| {
                 render::to_json(&render::sorted(o))
             });
             let value = if items.len() == 1 {

@@ -436,6 +436,14 @@ fn render_item(
             }
         }
     }
+    if !item.outcome.server_set.is_empty() {
+        out.push_str(
+            &paint.bold("\nSet by the server (values of its own choosing, left out above):\n"),
+        );
+        for path in &item.outcome.server_set {
+            out.push_str(&format!("  {}\n", escape(path)));
+        }
+    }
     if !item.owners.is_empty() {
         out.push_str(&paint.bold("\nOwnership:\n"));
         for change in &item.owners {
@@ -562,6 +570,7 @@ fn report(
                     textdiff::unified("live", &old, "merged", &new, 3)
                 }),
                 "result": item.shown_after().map(|a| render::to_json(&render::sorted(a))),
+                "setByServer": item.outcome.server_set,
                 "managers": item.owners.iter().map(|c| json!({
                     "manager": manager(&c.id),
                     "gained": paths(&c.gained),

@@ -10,6 +10,7 @@
 
 mod apply;
 mod blame;
+mod chosen;
 mod diff;
 mod endpoints;
 mod external_diff;

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use smd::apiserver::{APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response};
+use smd::apiserver::{
+    APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response, ServerChoice,
+};
 use smd::fieldpath::{Path, Set, Value};
 use smd::managedfields::{Error, Managed, ManagerId, Operation, Timestamp, entries};
 
@@ -90,6 +92,9 @@ pub(crate) struct Outcome {
     pub(crate) result: Result<Value, Refusal>,
     /// With conflicts: the object a `--force-conflicts` apply would store.
     pub(crate) forced: Option<Value>,
+    /// The fields a real server would set to values of its own choosing (left out of
+    /// `result` and `forced`), as paths.
+    pub(crate) server_set: Vec<String>,
 }
 
 /// Why an apply gives no object.
@@ -120,10 +125,20 @@ fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
                 pair,
                 result: Err(Refusal::Unserved(message)),
                 forced: None,
+                server_set: Vec::new(),
             };
         }
     };
-    let apply = |force: bool| send(server.clone(), resource, &pair, request, force);
+    let mut server_set = Vec::new();
+    let mut apply = |force: bool| {
+        send(server.clone(), resource, &pair, request, force).map(|(mut object, chosen)| {
+            let removed = super::chosen::strip(&mut object, &chosen);
+            if server_set.is_empty() {
+                server_set = removed;
+            }
+            object
+        })
+    };
     let result = apply(request.force);
     let forced = match &result {
         Err(Refusal::Server(Error::Conflict(_))) if request.preview_forced => apply(true).ok(),
@@ -132,20 +147,22 @@ fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
     Outcome {
         result,
         forced,
+        server_set,
         pair,
     }
 }
 
 /// The apply of `pair.applied` (PATCH, `application/apply-patch+yaml`) to a server holding
-/// `pair.live`: the object it would store. A dry run (as `kubectl diff` sends it), except
-/// through the scale subresource, whose answer is a Scale: that one is stored and read back.
+/// `pair.live`: the object it would store, and the values the server made up for it. A dry
+/// run (as `kubectl diff` sends it), except through the scale subresource, whose answer is a
+/// Scale: that one is stored and read back.
 fn send(
     mut server: ApiServer,
     resource: &smd::apiserver::Resource,
     pair: &Pair,
     request: Request<'_>,
     force: bool,
-) -> Result<Value, Refusal> {
+) -> Result<(Value, Vec<ServerChoice>), Refusal> {
     let identity = pair.live.as_ref().unwrap_or(&pair.applied).identity();
     if identity.name.is_empty() {
         // kubectl refuses it before any request: there is no URL to send it to.
@@ -184,12 +201,14 @@ fn send(
     if !exchange.response.is_success() {
         return Err(Refusal::Status(exchange.response));
     }
+    let chosen = exchange.server_chosen;
     if dry_run {
-        Ok(exchange.response.body)
+        Ok((exchange.response.body, chosen))
     } else {
         server
             .object(&key)
             .cloned()
+            .map(|object| (object, chosen))
             .ok_or_else(|| Refusal::Status(exchange.response))
     }
 }

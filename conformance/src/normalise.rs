@@ -106,7 +106,6 @@ impl Normaliser {
     fn collect_uids(&mut self, value: &Json) {
         match value {
             Json::Object(m) => {
-                // serde_json's map is sorted by key: Go's sortedKeys order.
                 if let Some(Json::String(s)) = m.get("uid")
                     && !s.is_empty()
                 {
@@ -122,7 +121,8 @@ impl Normaliser {
                     self.generated_names
                         .insert(name.to_owned(), format!("{prefix}{p}"));
                 }
-                m.values().for_each(|e| self.collect_uids(e));
+                // Go's sortedKeys order (serde_json keeps insertion order here).
+                sorted(m).for_each(|(_, e)| self.collect_uids(e));
             }
             Json::Array(l) => l.iter().for_each(|e| self.collect_uids(e)),
             _ => {}
@@ -134,7 +134,8 @@ impl Normaliser {
             Json::Object(m) => {
                 let is_entry = m.contains_key("manager");
                 let mut out = serde_json::Map::new();
-                for (k, e) in m {
+                // Placeholders are numbered in Go's sortedKeys order.
+                for (k, e) in sorted(m) {
                     if k == "time"
                         && is_entry
                         && let Some(s) = e.as_str()
@@ -244,6 +245,13 @@ fn sort_conflict_causes(causes: &mut Json) {
     {
         l.sort_by(|a, b| a["message"].as_str().cmp(&b["message"].as_str()));
     }
+}
+
+/// A JSON object's members in the order of their keys.
+fn sorted(m: &serde_json::Map<String, Json>) -> impl Iterator<Item = (&String, &Json)> {
+    let mut members: Vec<(&String, &Json)> = m.iter().collect();
+    members.sort_by(|a, b| a.0.cmp(b.0));
+    members.into_iter()
 }
 
 fn allocated_group(key: &str) -> Option<&'static str> {

@@ -17,6 +17,7 @@ pub use smd_fieldpath as fieldpath;
 
 pub mod apiserver;
 pub mod builtin;
+pub mod customresource;
 pub mod managedfields;
 pub mod merge;
 pub mod patch;

@@ -190,3 +190,113 @@ fn a_pod_on_a_node_is_deleted_gracefully() {
     let key = ObjectKey::new("", "pods", "default", "p");
     assert!(server.object(&key).is_none());
 }
+
+// Services and Pods: what the REST allocates and admission adds, beyond what the real-server
+// scenarios check (their cluster has one network and makes no ServiceAccount by itself).
+
+fn post(path: &str, body: &str) -> Request {
+    Request::new("POST", path).with_body("application/json", body.to_owned())
+}
+
+fn spec<'a>(object: &'a Value, key: &str) -> Option<&'a Value> {
+    object.as_map()?.get("spec")?.as_map()?.get(key)
+}
+
+const SERVICES: &str = "/api/v1/namespaces/default/services";
+const PODS: &str = "/api/v1/namespaces/default/pods";
+const POD: &str = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}"#;
+
+fn service(name: &str, extra: &str) -> String {
+    format!(
+        r#"{{"apiVersion":"v1","kind":"Service","metadata":{{"name":"{name}"}},"spec":{{{extra}"ports":[{{"port":80}}]}}}}"#
+    )
+}
+
+#[test]
+fn accounts_are_assumed_unless_the_server_holds_them_all() {
+    use smd::apiserver::ServiceAccounts;
+    // By default the `default` account a cluster's controller makes is taken to exist.
+    let mut server = ApiServer::new();
+    let answer = server.handle(&post(PODS, POD));
+    assert_eq!(answer.code, 201, "{:?}", answer.body);
+    assert_eq!(
+        spec(&answer.body, "serviceAccountName"),
+        Some(&Value::from("default"))
+    );
+    let volumes = spec(&answer.body, "volumes").and_then(Value::as_list);
+    assert_eq!(volumes.map(<[Value]>::len), Some(1));
+
+    // A server that holds every account refuses a Pod whose account it lacks...
+    let mut strict = ApiServer::new();
+    strict.set_service_accounts(ServiceAccounts::Stored);
+    assert_eq!(strict.handle(&post(PODS, POD)).code, 403);
+    // ...and follows a stored account's settings.
+    let account = Value::from_json(
+        r#"{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default","namespace":"default"},"automountServiceAccountToken":false}"#,
+    )
+    .unwrap();
+    strict.put_object(
+        ObjectKey::new("", "serviceaccounts", "default", "default"),
+        account,
+    );
+    let answer = strict.handle(&post(PODS, POD));
+    assert_eq!(answer.code, 201, "{:?}", answer.body);
+    assert_eq!(spec(&answer.body, "volumes"), None);
+}
+
+#[test]
+fn a_service_put_into_the_store_holds_its_address_and_node_port() {
+    let mut server = ApiServer::new();
+    let live = Value::from_json(
+        r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"live","namespace":"default","resourceVersion":"5"},"spec":{"type":"NodePort","clusterIP":"10.96.0.50","clusterIPs":["10.96.0.50"],"ports":[{"port":80,"nodePort":30500}]}}"#,
+    )
+    .unwrap();
+    let key = ObjectKey::new("", "services", "default", "live");
+    server.put_object(key.clone(), live);
+    let same_ip = service("a", r#""clusterIP":"10.96.0.50","#);
+    assert_eq!(server.handle(&post(SERVICES, &same_ip)).code, 422);
+    let same_port = r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"b"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30500}]}}"#;
+    assert_eq!(server.handle(&post(SERVICES, same_port)).code, 422);
+    // Once the object is gone, so is what it held.
+    server.remove_object(&key);
+    assert_eq!(server.handle(&post(SERVICES, &same_ip)).code, 201);
+    assert_eq!(server.handle(&post(SERVICES, same_port)).code, 201);
+}
+
+#[test]
+fn services_are_allocated_from_the_network_set_and_not_reused_at_once() {
+    use smd::apiserver::ServiceNetwork;
+    use std::net::Ipv4Addr;
+    let mut server = ApiServer::new();
+    server.set_service_network(ServiceNetwork {
+        cluster_ip_network: Ipv4Addr::new(172, 20, 0, 0),
+        cluster_ip_prefix: 16,
+        node_ports: (31000, 31010),
+    });
+    let node_port = r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"spec":{"type":"NodePort","ports":[{"port":80}]}}"#;
+    let a = server.handle(&post(SERVICES, node_port)).body;
+    let ip = spec(&a, "clusterIP")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    assert!(ip.starts_with("172.20."), "{ip}");
+    let port = spec(&a, "ports")
+        .and_then(Value::as_list)
+        .and_then(|l| l.first())
+        .and_then(|p| p.as_map()?.get("nodePort")?.as_int());
+    assert!(
+        port.is_some_and(|p| (31000..=31010).contains(&p)),
+        "{port:?}"
+    );
+    // A deleted Service's address is free, yet the next Service gets another one, as a
+    // real server (which draws at random) almost always gives.
+    let first = ip.to_owned();
+    assert_eq!(
+        server
+            .handle(&Request::new("DELETE", format!("{SERVICES}/a")))
+            .code,
+        200
+    );
+    let b = server.handle(&post(SERVICES, &service("b", ""))).body;
+    let second = spec(&b, "clusterIP").and_then(Value::as_str);
+    assert!(second.is_some_and(|s| s != first), "{second:?}");
+}

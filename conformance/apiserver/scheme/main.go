@@ -29,6 +29,12 @@
 //	smd-scheme served
 //	    every kind and version a running server serves (its discovery; top-level resources
 //	    only), as JSON; the server is named by SMD_APISERVER_URL, _TOKEN and _CA
+//	smd-scheme internal-types
+//	    the internal Go types of every built-in kind and the versioned types they convert from,
+//	    as smd/src/builtin/internaltypes.json (internal.go)
+//	smd-scheme render --scenarios FILE --golden FILE
+//	    values shown as the server's messages show them: json.Marshal of internal values and
+//	    diff.Diff of two (render.go)
 //	smd-scheme markers --api DIR
 //	    the +default= markers of the k8s.io/api module in DIR (what defaulter-gen turns into
 //	    zz_generated.defaults.go), as the Rust table smd/src/builtin/defaults/markers.rs
@@ -166,6 +172,24 @@ func main() {
 		_ = fs.Parse(os.Args[2:])
 		if err := markers(*api); err != nil {
 			fmt.Fprintln(os.Stderr, "markers:", err)
+			os.Exit(1)
+		}
+	case "internal-types":
+		if err := internalTypes(); err != nil {
+			fmt.Fprintln(os.Stderr, "internal-types:", err)
+			os.Exit(1)
+		}
+	case "render":
+		fs := flag.NewFlagSet("render", flag.ExitOnError)
+		scenarios := fs.String("scenarios", "", "the render scenario file")
+		golden := fs.String("golden", "", "the golden file to write")
+		_ = fs.Parse(os.Args[2:])
+		if *scenarios == "" || *golden == "" {
+			fmt.Fprintln(os.Stderr, "render: --scenarios and --golden are required")
+			os.Exit(2)
+		}
+		if err := render(*scenarios, *golden); err != nil {
+			fmt.Fprintln(os.Stderr, "render:", err)
 			os.Exit(1)
 		}
 	default:

@@ -5,7 +5,11 @@
 //! body means that object's latest version on both sides. Its fields are drawn from a few knobs
 //! (replicas, image, a label, an optional part, a port) that steps change one at a time, and
 //! several managers apply, update and patch different parts of it, so that conflicts, shared
-//! ownership and removals happen. Case `i` of seed `s` depends on nothing else.
+//! ownership and removals happen. Two knobs serve the server's write path beyond the field
+//! manager (issue 13): `invalid` breaks one of the kind's validation rules (out of range, not
+//! supported, required, a selector that does not match, an immutable field changed), so that a
+//! fifth of the steps are refused with 422; `explicit_defaults` spells out values the server
+//! would default, which most creates leave to it. Case `i` of seed `s` depends on nothing else.
 
 use serde_json::{Map, Value as Json, json};
 
@@ -125,6 +129,10 @@ struct Knobs {
     tier: &'static str,
     extra: bool,
     port: i64,
+    /// The object breaks one of its kind's validation rules (which one: `tier`).
+    invalid: bool,
+    /// The object spells out values the server would default.
+    explicit_defaults: bool,
 }
 
 impl Knobs {
@@ -135,16 +143,29 @@ impl Knobs {
             tier: rng.pick(&["web", "api"]),
             extra: rng.percent(50),
             port: rng.pick(&[80, 8080]),
+            invalid: rng.percent(40),
+            explicit_defaults: rng.percent(20),
         }
     }
 
     fn mutate(&mut self, rng: &mut Rng) {
-        match rng.below(5) {
+        match rng.below(9) {
             0 => self.replicas = rng.range(1, 4) as i64,
             1 => self.image = rng.pick(&["nginx:1.27", "nginx:1.28", "busybox:1.36"]),
             2 => self.tier = rng.pick(&["web", "api", "db"]),
             3 => self.extra = !self.extra,
-            _ => self.port = rng.pick(&[80, 8080, 9090]),
+            4 => self.port = rng.pick(&[80, 8080, 9090]),
+            5..=7 => self.invalid = rng.percent(60),
+            _ => self.explicit_defaults = !self.explicit_defaults,
+        }
+    }
+
+    /// Which of a kind's broken variants an invalid object takes.
+    fn variant(&self) -> usize {
+        match self.tier {
+            "web" => 0,
+            "api" => 1,
+            _ => 2,
         }
     }
 }
@@ -269,9 +290,137 @@ fn content(k: &Kind, n: &Knobs) -> Map<String, Json> {
             json!({"spec": spec})
         }
     };
+    let mut v = v;
+    if n.explicit_defaults {
+        spell_out_defaults(k, &mut v);
+    }
+    if n.invalid {
+        break_rule(k, n.variant(), &mut v);
+    }
     match v {
         Json::Object(m) => m,
         _ => Map::new(),
+    }
+}
+
+/// The pod spec inside an object's content, if the kind has one.
+fn pod_spec_mut<'a>(k: &Kind, v: &'a mut Json) -> Option<&'a mut Json> {
+    let spec = match k.kind {
+        "Pod" => v.get_mut("spec"),
+        "CronJob" => v.pointer_mut("/spec/jobTemplate/spec/template/spec"),
+        _ => v.pointer_mut("/spec/template/spec"),
+    }?;
+    spec.is_object().then_some(spec)
+}
+
+/// Values the server would default, written out as the server would write them (so that a
+/// create sends them and the server fills nothing there).
+fn spell_out_defaults(k: &Kind, v: &mut Json) {
+    if let Some(spec) = pod_spec_mut(k, v) {
+        if spec.get("restartPolicy").is_none() {
+            spec["restartPolicy"] = json!("Always");
+        }
+        spec["dnsPolicy"] = json!("ClusterFirst");
+        spec["terminationGracePeriodSeconds"] = json!(30);
+        if let Some(Json::Object(c)) = spec.pointer_mut("/containers/0") {
+            c.insert("imagePullPolicy".into(), json!("IfNotPresent"));
+            c.insert("terminationMessagePolicy".into(), json!("File"));
+        }
+    }
+    let spec = &mut v["spec"];
+    match k.kind {
+        "Deployment" => {
+            spec["revisionHistoryLimit"] = json!(10);
+            spec["progressDeadlineSeconds"] = json!(600);
+        }
+        "StatefulSet" => spec["podManagementPolicy"] = json!("OrderedReady"),
+        "DaemonSet" => spec["revisionHistoryLimit"] = json!(10),
+        "Job" => spec["completions"] = json!(1),
+        "CronJob" => spec["concurrencyPolicy"] = json!("Allow"),
+        "Service" => {
+            spec["type"] = json!("ClusterIP");
+            spec["sessionAffinity"] = json!("None");
+        }
+        "PersistentVolumeClaim" => spec["volumeMode"] = json!("Filesystem"),
+        _ => {}
+    }
+}
+
+/// Breaks one validation rule of the kind (`variant` picks which): a value out of range or
+/// not supported, a required field left empty, a selector that does not match, or a change
+/// to a field that is immutable once created (refused only by an update).
+fn break_rule(k: &Kind, variant: usize, v: &mut Json) {
+    let spec = &mut v["spec"];
+    match (k.kind, variant) {
+        ("DaemonSet", 0) => spec["updateStrategy"] = json!({"type": "Bogus"}),
+        ("Deployment" | "StatefulSet", 0) => spec["replicas"] = json!(-1),
+        ("Deployment" | "StatefulSet" | "DaemonSet", 1) => {
+            spec["template"]["metadata"]["labels"] = json!({"app": "other"});
+        }
+        ("Deployment" | "DaemonSet", _) => {
+            spec["selector"]["matchLabels"]["tier"] = json!("web");
+            spec["template"]["metadata"]["labels"]["tier"] = json!("web");
+        }
+        ("StatefulSet", _) => spec["serviceName"] = json!("other"),
+        ("Job", 0) => spec["template"]["spec"]["restartPolicy"] = json!("Always"),
+        ("Job", 1) => spec["parallelism"] = json!(-1),
+        ("Job", _) => spec["completions"] = json!(-1),
+        ("CronJob", 0) => spec["schedule"] = json!("every night"),
+        ("CronJob", 1) => spec["concurrencyPolicy"] = json!("Sometimes"),
+        ("CronJob", _) => spec["startingDeadlineSeconds"] = json!(-5),
+        ("Service", 0) => spec["ports"][0]["port"] = json!(70000),
+        ("Service", 1) => spec["ports"] = json!([]),
+        ("Service", _) => spec["type"] = json!("Bogus"),
+        ("ConfigMap", 0) => v["data"]["bad key"] = json!("x"),
+        ("ConfigMap", 1) => v["binaryData"] = json!({"tier": "eA=="}),
+        ("Secret", 0) => v["type"] = json!("kubernetes.io/tls"),
+        ("Secret", 1) => v["data"]["bad key"] = json!("eA=="),
+        ("Secret", _) => v["type"] = json!("example.com/custom"),
+        ("Ingress", 0) => {
+            if let Some(Json::Object(p)) = spec.pointer_mut("/rules/0/http/paths/0") {
+                p.remove("pathType");
+            }
+        }
+        ("Ingress", 1) => spec["rules"][0]["http"]["paths"][0]["path"] = json!("relative"),
+        ("Ingress", _) => spec["rules"][0]["host"] = json!("Bad_Host"),
+        ("HorizontalPodAutoscaler", 0) => spec["minReplicas"] = json!(0),
+        ("HorizontalPodAutoscaler", 1) => spec["maxReplicas"] = json!(0),
+        ("HorizontalPodAutoscaler", _) => spec["metrics"][0]["type"] = json!("Bogus"),
+        ("PodDisruptionBudget", 0) => spec["maxUnavailable"] = json!(1),
+        ("PodDisruptionBudget", 1) => spec["minAvailable"] = json!("150%"),
+        ("PodDisruptionBudget", _) => spec["selector"]["matchLabels"]["app"] = json!("bad value!"),
+        ("NetworkPolicy", 0) => {
+            spec["ingress"] = json!([{"from": [{"ipBlock": {"cidr": "10.0.0.300/8"}}]}]);
+        }
+        ("NetworkPolicy", 1) => spec["ingress"] = json!([{"ports": [{"protocol": "ICMP"}]}]),
+        ("NetworkPolicy", _) => spec["policyTypes"] = json!(["Bogus"]),
+        ("Role", 0) => v["rules"][0]["verbs"] = json!([]),
+        ("Role", 1) => {
+            if let Some(Json::Object(rule)) = v.pointer_mut("/rules/0") {
+                rule.remove("apiGroups");
+            }
+        }
+        ("RoleBinding", 0) => v["roleRef"]["kind"] = json!("Bogus"),
+        ("RoleBinding", 1) => v["roleRef"]["name"] = json!("other"),
+        ("RoleBinding", _) => v["subjects"][0]["kind"] = json!("Bogus"),
+        ("PersistentVolumeClaim", 0) => spec["accessModes"] = json!([]),
+        ("PersistentVolumeClaim", 1) => spec["resources"]["requests"]["storage"] = json!("0"),
+        ("PersistentVolumeClaim", _) => spec["accessModes"] = json!(["Sometimes"]),
+        ("Pod", 0) => spec["restartPolicy"] = json!("Sometimes"),
+        ("Pod", 1) => spec["containers"][0]["name"] = json!("Bad_Name"),
+        ("Pod", _) => spec["containers"][0]["image"] = json!(""),
+        // The others break a rule of their metadata (see `metadata`).
+        _ => {}
+    }
+}
+
+/// Whether an invalid object of the kind breaks a rule of its metadata rather than of its
+/// content.
+fn breaks_metadata(k: &Kind, variant: usize) -> bool {
+    match k.kind {
+        "Namespace" | "ServiceAccount" | "Widget" => true,
+        "ConfigMap" | "Role" => variant == 2,
+        _ => false,
     }
 }
 
@@ -304,7 +453,15 @@ fn metadata(k: &Kind, n: &Knobs) -> Json {
     if n.extra {
         labels["extra"] = json!("yes");
     }
-    json!({"name": object_name(k), "labels": labels})
+    let mut meta = json!({"name": object_name(k), "labels": labels});
+    if n.invalid && breaks_metadata(k, n.variant()) {
+        match n.variant() {
+            0 => meta["labels"]["tier"] = json!("bad value!"),
+            1 => meta["annotations"] = json!({"bad/key/x": "1"}),
+            _ => meta["finalizers"] = json!(["Bad_Finalizer"]),
+        }
+    }
+    meta
 }
 
 fn full_object(k: &Kind, n: &Knobs) -> Json {

@@ -157,7 +157,8 @@ fn request_label(step: &Json) -> String {
 /// The classes name the item of issue 12 that owns them (3: the request layer, the patch
 /// algorithms; 4: the decoding and defaulting of built-in objects; 6: verdicts, refusals,
 /// bookkeeping and managedFields that must agree) or the next issue (the registry's 422
-/// validation, CRD pruning: the unknown fields of a custom resource). The first difference of
+/// validation; issue 13 item 4, CRD pruning and defaulting: a custom resource's unknown fields
+/// and whole object). The first difference of
 /// the step decides. A difference in the managedFields of
 /// a built-in kind, or an "unknown field" warning, counts as decoding and defaulting (item 4):
 /// that is what nearly all of them are until item 4 lands.
@@ -180,10 +181,14 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
         Some(rest) => (rest, " (stored object)"),
         None => (first, ""),
     };
-    let c = if kind == "Widget" && detail.contains("unknown field") {
-        // The fields a custom resource's schema lacks are found by CRD pruning, which the
-        // next issue brings (smd keeps a custom resource's body as sent).
-        format!("next issue, CRD pruning (unknown fields of a custom resource): {request}")
+    let c = if kind == "Widget"
+        && (detail.contains("unknown field") || first.starts_with("object: "))
+    {
+        // What a custom resource's schema prunes and defaults (issue 13, item 4): the unknown
+        // fields warned of, the whole object stored.
+        format!(
+            "issue 13 item 4, CRD pruning and defaulting of a custom resource{stored}: {request}"
+        )
     } else if detail.contains("stringData") && kind == "Secret" {
         // The Secret strategy folds stringData into data before the object is stored, so the
         // stored object never has the stringData an applier owns.
@@ -294,6 +299,83 @@ pub struct Report {
     pub agree: u64,
     /// Every finding, as (sequence index, finding), in the order found.
     pub findings: Vec<(u64, Finding)>,
+    /// The mix of requests, as the server answered them.
+    pub mix: Mix,
+}
+
+/// What the sequences asked of the server, measured on its answers (the issue's done-when
+/// asks for a share of validation refusals and of creates that leave defaults to the server).
+#[derive(Debug, Default, Clone)]
+pub struct Mix {
+    /// Steps the server refused with 422 `Invalid`.
+    pub refused_invalid: u64,
+    /// Per kind, the steps that created an object (201) and those whose stored object holds
+    /// a field outside `metadata` and `status` that the request's body did not send (a
+    /// default the server filled).
+    pub creates: BTreeMap<String, (u64, u64)>,
+    /// Each `apiVersion` and kind written, with its steps.
+    pub versions: BTreeMap<String, u64>,
+}
+
+impl Mix {
+    fn count(&mut self, case: &Json, answer: &Json) {
+        let steps = case["steps"].as_array().cloned().unwrap_or_default();
+        let answers = answer["steps"].as_array().cloned().unwrap_or_default();
+        for (step, server) in steps.iter().zip(&answers) {
+            let status = server["status"].as_u64().unwrap_or(0);
+            if status == 422 && server["body"]["reason"] == "Invalid" {
+                self.refused_invalid += 1;
+            }
+            let body = &step["body"];
+            if let (Some(v), Some(k)) = (body["apiVersion"].as_str(), body["kind"].as_str()) {
+                *self.versions.entry(format!("{k} {v}")).or_default() += 1;
+            }
+            if status == 201 {
+                let kind = server["body"]["kind"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let entry = self.creates.entry(kind).or_default();
+                entry.0 += 1;
+                if fills_a_default(body, &server["body"]) {
+                    entry.1 += 1;
+                }
+            }
+        }
+    }
+
+    /// Creates of the kinds the server defaults (some create of the kind had a default
+    /// filled), and those among them that left a default to the server.
+    pub fn defaulted_creates(&self) -> (u64, u64) {
+        self.creates
+            .values()
+            .filter(|(_, filled)| *filled > 0)
+            .fold((0, 0), |(c, f), (creates, filled)| {
+                (c + creates, f + filled)
+            })
+    }
+}
+
+/// Whether `stored` holds a field, outside `metadata` and `status`, that `sent` lacks.
+fn fills_a_default(sent: &Json, stored: &Json) -> bool {
+    fn walk(sent: Option<&Json>, stored: &Json) -> bool {
+        match stored {
+            Json::Object(m) => m.iter().any(|(k, v)| {
+                let s = sent.and_then(|s| s.get(k));
+                s.is_none() || walk(s, v)
+            }),
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .any(|(i, v)| walk(sent.and_then(|s| s.get(i)), v)),
+            _ => false,
+        }
+    }
+    stored.as_object().is_some_and(|m| {
+        m.iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "metadata" | "status" | "apiVersion" | "kind"))
+            .any(|(k, v)| walk(sent.get(k), v))
+    })
 }
 
 /// Runs `count` sequences of `seed` against the server, `batch` at a time, printing progress.
@@ -314,6 +396,7 @@ pub fn run(server: &mut Server, seed: u64, count: u64, batch: u64) -> Result<Rep
                 .ok_or_else(|| format!("gogen did not answer case {name}"))?;
             let steps = case["steps"].as_array().map_or(0, Vec::len) as u64;
             report.steps += steps;
+            report.mix.count(&case, answer);
             let found = findings(&case, &server.crds, answer);
             let differing: std::collections::BTreeSet<usize> =
                 found.iter().map(|f| f.step).collect();

@@ -129,6 +129,21 @@ fn main_with(a: &Args) -> Result<bool, String> {
         report.agree,
         report.steps - report.agree,
     );
+    let mix = &report.mix;
+    let share = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+    let (creates, filled) = mix.defaulted_creates();
+    println!(
+        "mix: {} steps refused with 422 Invalid ({:.1}%); {creates} creates of kinds with defaults, {filled} leaving defaults to the server ({:.1}%)",
+        mix.refused_invalid,
+        share(mix.refused_invalid, report.steps),
+        share(filled, creates),
+    );
+    let versions: Vec<String> = mix
+        .versions
+        .iter()
+        .map(|(k, n)| format!("{k} ({n})"))
+        .collect();
+    println!("kinds and versions written: {}", versions.join(", "));
     if let Some(path) = &a.findings {
         let mut text = String::new();
         for (i, f) in &report.findings {

@@ -609,6 +609,47 @@ spec:
     }
 
     #[test]
+    fn defaults_of_the_roots_metadata_and_of_metadata_maps_are_refused() {
+        let text = CRD
+            .replace("[name]", "[other]")
+            .replace(
+                "properties: {other",
+                "required: [other], properties: {other",
+            )
+            .replace(
+                "          spec:\n",
+                "          kind: {type: string, default: W}
+          spec:
+            type: object
+            properties:
+              e:
+                type: object
+                x-kubernetes-embedded-resource: true
+                properties:
+                  metadata:
+                    type: object
+                    properties:
+                      labels: {type: object, additionalProperties: {type: string, default: v}}
+                      name: {type: string, default: a}
+          other:\n",
+            );
+        let Ok(results) = convert_stream(&text) else {
+            panic!("the stream reads")
+        };
+        let Some(Err(e)) = results.first() else {
+            panic!("the CRD is refused")
+        };
+        let texts: Vec<&str> = e.invalid().iter().map(|f| f.go_text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "spec.validation.openAPIV3Schema.properties[kind].default: Forbidden: must not be set in top-level kind",
+                "spec.validation.openAPIV3Schema.properties[spec].properties[e].properties[metadata].properties[labels].additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object metadata",
+            ]
+        );
+    }
+
+    #[test]
     fn a_valid_crd_indexes_its_kind() {
         let text = CRD.replace("[name]", "[other]").replace(
             "properties: {other",

@@ -10,8 +10,10 @@
 //! properties, required or defaulted, not nullable), items of sets, the JSON Schema keywords a
 //! CRD may not use (`$ref`, `id`, `definitions`, ...), which also keep the structural rules
 //! from running as in Go; and the versions: DNS-1035 names, unique names, exactly one storage
-//! version, and `status.storedVersions` (defaulted as the v1 defaults do). Not covered: names,
-//! group, scope, CEL rules, value validations, defaults against their schema, `metadata` rules.
+//! version, and `status.storedVersions` (defaulted as the v1 defaults do); `default` where
+//! Go forbids one (the root's `apiVersion`, `kind` and `metadata`, map values inside a
+//! resource's metadata). Not covered: names, group, scope, CEL rules, value validations,
+//! defaults against their schema, `metadata` rules.
 
 use smd_fieldpath::{Map, Value};
 
@@ -39,7 +41,15 @@ const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "st
 /// and the JSON pointer `pointer`.
 pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<FieldError>) {
     let mut found = Found::default();
-    walk(schema, path, pointer, Level::Root, 0, &mut found);
+    walk(
+        schema,
+        path,
+        pointer,
+        Level::Root,
+        Meta::OUTSIDE,
+        0,
+        &mut found,
+    );
     // `validateCustomResourceDefinitionValidation`: the structural rules run only on a schema
     // that can be made structural; when it cannot, its reason is shown only if nothing else is
     // wrong (the OpenAPI rules forbid the same fields, with better words).
@@ -107,17 +117,46 @@ fn escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
+/// Where a schema is with respect to a resource's type and metadata (the root's, or an
+/// embedded resource's `apiVersion`, `kind` and `metadata`), and why a `default` may not be
+/// set there (`withForbiddenDefaults`): defaults of the root's type and metadata are refused,
+/// and so are those of map values inside metadata (pruning them without a value is ambiguous).
+#[derive(Clone, Copy)]
+struct Meta<'a> {
+    inside: bool,
+    forbid: Option<&'a str>,
+}
+
+impl Meta<'_> {
+    const OUTSIDE: Meta<'static> = Meta {
+        inside: false,
+        forbid: None,
+    };
+}
+
+/// The fields of a resource's type and metadata.
+const META_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
+
 /// Checks a schema and the schemas in it. Schemas nest as deep as the document, so this
 /// recursion keeps a small frame, unoptimised builds included: the checks of one schema run out
 /// of line, in [`check`].
-fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &mut Found) {
+fn walk(
+    v: &Value,
+    path: &str,
+    pointer: &str,
+    lvl: Level,
+    meta: Meta<'_>,
+    depth: usize,
+    found: &mut Found,
+) {
     if depth > super::MAX_DEPTH {
         return;
     }
     let Value::Map(s) = v else { return };
-    check(s, &At { path, pointer }, lvl, found);
+    check(s, &At { path, pointer }, lvl, meta.forbid, found);
     if let Some(Value::Map(p)) = s.get("properties") {
-        walk_properties(p, path, pointer, depth, found);
+        let resource = lvl == Level::Root || is_true(s, "x-kubernetes-embedded-resource");
+        walk_properties(p, path, pointer, (meta, resource, lvl), depth, found);
     }
     // Go's structural validation calls map values "object fields".
     for (key, lvl) in [
@@ -126,19 +165,43 @@ fn walk(v: &Value, path: &str, pointer: &str, lvl: Level, depth: usize, found: &
     ] {
         if let Some(child @ Value::Map(_)) = s.get(key) {
             let (path, pointer) = child_at(path, pointer, key);
-            walk(child, &path, &pointer, lvl, depth + 1, found);
+            let meta = if key == "additionalProperties" && meta.inside {
+                Meta {
+                    inside: true,
+                    forbid: Some("inside additionalProperties applying to object metadata"),
+                }
+            } else {
+                meta
+            };
+            walk(child, &path, &pointer, lvl, meta, depth + 1, found);
         }
     }
 }
 
+/// The properties of a schema (`parent`: where it is, whether it is a resource, its level).
 #[inline(never)]
-fn walk_properties(p: &Map, path: &str, pointer: &str, depth: usize, found: &mut Found) {
+fn walk_properties(
+    p: &Map,
+    path: &str,
+    pointer: &str,
+    parent: (Meta<'_>, bool, Level),
+    depth: usize,
+    found: &mut Found,
+) {
+    let (meta, resource, lvl) = parent;
     for (k, child) in p.iter() {
+        let in_meta = resource && META_FIELDS.contains(&k);
+        let reason = (in_meta && lvl == Level::Root).then(|| format!("in top-level {k}"));
+        let meta = Meta {
+            inside: meta.inside || in_meta,
+            forbid: reason.as_deref().or(meta.forbid),
+        };
         walk(
             child,
             &format!("{path}.properties[{k}]"),
             &format!("{pointer}/properties/{}", escape(k)),
             Level::Field,
+            meta,
             depth + 1,
             found,
         );
@@ -153,11 +216,20 @@ fn child_at(path: &str, pointer: &str, key: &str) -> (String, String) {
 
 /// The rules on one schema, not on the schemas in it.
 #[inline(never)]
-fn check(s: &Map, at: &At<'_>, lvl: Level, found: &mut Found) {
+fn check(s: &Map, at: &At<'_>, lvl: Level, forbid: Option<&str>, found: &mut Found) {
     if found.unsupported.is_none() {
         found.unsupported = unsupported(s);
     }
     let out = &mut found.schema;
+    if let Some(reason) = forbid
+        && s.get("default").is_some_and(|d| !d.is_null())
+    {
+        at.push(
+            out,
+            ".default",
+            format!("Forbidden: must not be set {reason}"),
+        );
+    }
     let ty = str_of(s, "type").unwrap_or("");
     let embedded = is_true(s, "x-kubernetes-embedded-resource");
     let preserve = is_true(s, "x-kubernetes-preserve-unknown-fields");

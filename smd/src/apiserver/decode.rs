@@ -6,8 +6,12 @@
 //! endpoint's; then, for a built-in kind, decoded into its Go type with the `fieldValidation`
 //! refusals and warnings. Every refusal is 400 `BadRequest` with the codec's words.
 
+use std::sync::Arc;
+
 use smd_fieldpath::{Map, Value};
 use smd_schema::gvk::GroupVersionKind;
+
+use crate::customresource::{self, Reading, Structural};
 
 use super::http::{Request, Response};
 use super::status;
@@ -70,6 +74,9 @@ pub(super) struct Target {
     /// A custom resource's versions that have a schema (its CRD's); a body of another
     /// version of its kind has none, and every field but the type and metadata is unknown.
     pub custom_versions: Vec<String>,
+    /// A custom resource's structural schema at the endpoint's version (`None`: none, or a
+    /// built-in kind).
+    pub structural: Option<Arc<Structural>>,
 }
 
 /// The content type of a create or update body, as the server negotiates it.
@@ -535,21 +542,6 @@ pub(super) fn custom_kind_invalid(body: &Value, target: &Target, name: &str) -> 
     ))
 }
 
-/// A custom resource's body with its `metadata` coerced as the server's schema coercer does:
-/// through Go's `ObjectMeta` and back, so the empty fields it omits are gone (an update's
-/// `managedFields: []` resets nothing on a custom resource). Metadata that does not decode is
-/// left for the checks after to refuse.
-fn coerce_custom_metadata(mut body: Value) -> Value {
-    if let Some(object) = body.as_map_mut()
-        && let Some(metadata) = object.get_mut("metadata")
-        && metadata.as_map().is_some()
-        && let Ok(decoded) = crate::builtin::round_trip_object_meta(metadata)
-    {
-        *metadata = decoded.object;
-    }
-    body
-}
-
 /// A built-in body as the server decodes it into the endpoint's Go type and defaults it
 /// (custom resources are kept as sent), with the `fieldValidation` warnings or refusal of the
 /// fields its Go type lacks and, when `sent` (the body is the request's, not a patch's
@@ -562,7 +554,7 @@ pub(super) fn decode_builtin(
     sent: bool,
 ) -> Result<(Value, Vec<String>), Response> {
     if target.custom {
-        return Ok((coerce_custom_metadata(body), Vec::new()));
+        return decode_custom(request, parsed, target, body, sent);
     }
     let gvk = &target.gvk;
     let decoded = crate::builtin::decode(gvk, &body)
@@ -595,5 +587,106 @@ pub(super) fn decode_builtin(
             &format!("strict decoding error: {}", problems.join(", ")),
         )),
         _ => Ok((decoded_object, problems)),
+    }
+}
+
+/// A custom resource's body as its codec decodes it: a body of the resource's kind coerced
+/// by its schema (unknown fields pruned, forbidden `null`s removed, metadata through
+/// `ObjectMeta`) and defaulted; the keys its JSON sets twice (when `sent`) and the fields
+/// pruned are warned of (Warn, the default) or refused (Strict: a body's 400, a patched
+/// object's 422 quoting it), or neither (Ignore).
+fn decode_custom(
+    request: &Request,
+    parsed: Option<&Value>,
+    target: &Target,
+    mut body: Value,
+    sent: bool,
+) -> Result<(Value, Vec<String>), Response> {
+    let validation = request.query_value("fieldValidation");
+    let track = validation != "Ignore";
+    let gvk = &target.gvk;
+    let patched = (!sent).then(|| {
+        let mut text = String::new();
+        // A decoded object holds no value Go cannot write.
+        let _ = smd_fieldpath::value::gojson::write_value(&mut text, &body);
+        text
+    });
+    let kind = body
+        .as_map()
+        .and_then(|m| m.get("kind"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let schema = target.structural.as_deref();
+    // The keys the body sets twice: each named by the JSON decoder; yaml.v2 names them one by
+    // one as warnings, and as one error when strict.
+    let mut problems: Vec<String> = Vec::new();
+    let mut strict: Vec<String> = Vec::new();
+    let body_sent = track && sent && parsed.is_none();
+    match content_type(request) {
+        "application/json" if body_sent => {
+            let text = String::from_utf8_lossy(&request.body);
+            problems.extend(
+                super::duplicates::duplicate_fields(&text)
+                    .iter()
+                    .map(|f| format!("duplicate field {}", status::quote(f))),
+            );
+            strict.clone_from(&problems);
+        }
+        "application/yaml" if body_sent => {
+            let lines = super::server::repeated_yaml_keys(&request.body);
+            if !lines.is_empty() {
+                strict.push(format!("yaml: unmarshal errors:\n  {}", lines.join("\n  ")));
+            }
+            problems = lines;
+        }
+        _ => {}
+    }
+    // Another kind (refused by the registry later) has its metadata coerced, nothing else.
+    let unknown = if kind == gvk.kind {
+        let unknown = customresource::coerce(&mut body, schema, Reading::Request { track })
+            .map_err(|e| cannot_handle(gvk, &gvk.kind, &e.0))?;
+        customresource::default(&mut body, schema);
+        unknown
+    } else {
+        coerce_metadata(&mut body);
+        Vec::new()
+    };
+    let unknown = unknown
+        .iter()
+        .map(|f| format!("unknown field {}", status::quote(f)));
+    problems.extend(unknown.clone());
+    strict.extend(unknown);
+    if !track {
+        return Ok((body, Vec::new()));
+    }
+    if validation == "Strict" && !strict.is_empty() {
+        let why = format!("strict decoding error: {}", strict.join(", "));
+        return Err(match patched {
+            Some(text) => status::invalid(
+                "",
+                "",
+                "",
+                vec![crate::managedfields::Cause {
+                    kind: "FieldValueInvalid".into(),
+                    message: format!("Invalid value: {}: {why}", status::quote(&text)),
+                    field: "patch".into(),
+                }],
+            ),
+            None => cannot_handle(gvk, &gvk.kind, &why),
+        });
+    }
+    Ok((body, problems))
+}
+
+/// A body's `metadata` through Go's `ObjectMeta` and back (empty fields it omits gone);
+/// metadata that does not decode is left for the checks after to refuse.
+fn coerce_metadata(body: &mut Value) {
+    if let Some(object) = body.as_map_mut()
+        && let Some(metadata) = object.get_mut("metadata")
+        && metadata.as_map().is_some()
+        && let Ok(decoded) = crate::builtin::round_trip_object_meta(metadata)
+    {
+        *metadata = decoded.object;
     }
 }

@@ -23,7 +23,7 @@ enum Expect {
 }
 
 /// The error `encoding/json` gives for `text`, `None` when it is valid JSON.
-pub(super) fn syntax_error(text: &[u8]) -> Option<String> {
+pub(crate) fn syntax_error(text: &[u8]) -> Option<String> {
     let mut stack: Vec<u8> = Vec::new();
     let mut expect = Expect::Value;
     let mut i = 0;

@@ -33,15 +33,22 @@
 //! server's discovery lists, [`Resource`]; CRDs through [`ApiServer::add_crd`]), the store
 //! ([`ObjectKey`]), the refusals as `Status` objects, and the verbs ([`ApiServer::handle`]).
 //! The per-kind work is the kind's [`Endpoint`](crate::managedfields::Endpoint); bodies of
-//! built-in kinds go through [`crate::builtin::decode`].
+//! built-in kinds go through [`crate::builtin::decode`], those of custom resources through
+//! their CRD's structural schema ([`crate::customresource`]: pruned, defaulted, on every read
+//! too).
 //!
-//! Not served: list, watch, deletecollection; namespaces need not exist; admission plugins,
-//! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
-//! cluster IPs and node ports are not done.
+//! A Service gets its IP families, cluster IPs and node ports as the Service REST allocates
+//! them ([`ServiceNetwork`]); a Pod goes through the ServiceAccount, Priority and
+//! DefaultTolerationSeconds admission plugins ([`ServiceAccounts`]). The values only a
+//! server chooses are listed ([`SERVICE_SERVER_CHOSEN_FIELDS`], [`POD_SERVER_CHOSEN_FIELDS`]).
+//!
+//! Not served: list, watch, deletecollection; namespaces need not exist; the other admission
+//! plugins (LimitRanger, webhooks) are not run.
 
 mod decode;
 mod duplicates;
 mod gojson;
+pub(crate) use gojson::syntax_error as json_syntax_error;
 mod http;
 mod patch;
 mod resources_table;
@@ -56,5 +63,8 @@ pub use http::{
     STRATEGIC_MERGE_PATCH,
 };
 pub use routes::Resource;
-pub use server::{ApiServer, Exchange, SetupError};
-pub use store::ObjectKey;
+pub use server::{
+    ApiServer, Exchange, POD_SERVER_CHOSEN_FIELDS, SERVICE_SERVER_CHOSEN_FIELDS, ServiceAccounts,
+    ServiceNetwork, SetupError,
+};
+pub use store::{ObjectKey, ServerChoice};

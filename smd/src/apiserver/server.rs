@@ -13,16 +13,28 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{ObjectKey, Store};
+use super::store::{ObjectKey, ServerChoice, Store};
+use crate::customresource::{self, Structural};
 use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
 mod delete;
+// What runs between the field manager and the strategy (a Pod's admission plugins, the
+// Service REST and its allocators), in files of their own.
+#[path = "admission.rs"]
+mod admission;
+#[path = "allocate.rs"]
+mod allocate;
+#[path = "service.rs"]
+mod service;
 use crate::managedfields::{
     Cause, Endpoint, Error, Request as OptionsKind, Timestamp, TypeResolver, gvk_of,
     manager_or_user_agent, validate_manager,
 };
+pub use admission::{POD_SERVER_CHOSEN_FIELDS, ServiceAccounts};
+pub use allocate::ServiceNetwork;
+pub use service::SERVICE_SERVER_CHOSEN_FIELDS;
 
 /// Why a CRD cannot be served.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -51,12 +63,19 @@ pub enum SetupError {
 pub struct ApiServer {
     resources: Arc<Vec<Resource>>,
     crds: Vec<Value>,
+    /// The structural schema of each custom resource version that has one, by group,
+    /// plural and version.
+    schemas: BTreeMap<(String, String, String), Arc<Structural>>,
     types: TypeResolver,
     endpoints: BTreeMap<(String, String, String), Arc<Endpoint>>,
     store: Store,
     now: Timestamp,
     /// The field manager's error behind the last refusal, for [`ApiServer::exchange`].
     refusal: Option<Error>,
+    /// The cluster's service network (what Services are allocated from).
+    network: ServiceNetwork,
+    /// Which ServiceAccounts a Pod may name.
+    accounts: ServiceAccounts,
 }
 
 /// A request's answer, with the field-manager layer's error behind a refusal kept whole
@@ -67,6 +86,10 @@ pub struct Exchange {
     pub response: Response,
     /// The error behind the answer when the field manager (or the kind's endpoint) refused.
     pub error: Option<Error>,
+    /// The values this server made up while answering (a new object's uid and creation
+    /// time, a generated name, allocated addresses and ports): a real server chooses its
+    /// own, so an offline answer shows where they go, not what they are.
+    pub server_chosen: Vec<ServerChoice>,
 }
 
 impl Default for ApiServer {
@@ -100,12 +123,25 @@ impl ApiServer {
         ApiServer {
             resources: Arc::new(routes::builtin()),
             crds: Vec::new(),
+            schemas: BTreeMap::new(),
             types,
             endpoints: BTreeMap::new(),
             store: Store::default(),
             now: Timestamp::from_unix(0),
             refusal: None,
+            network: ServiceNetwork::default(),
+            accounts: ServiceAccounts::default(),
         }
+    }
+
+    /// Sets the service network Services are allocated from.
+    pub fn set_service_network(&mut self, network: ServiceNetwork) {
+        self.network = network;
+    }
+
+    /// Sets how the ServiceAccount admission plugin finds the account a Pod names.
+    pub fn set_service_accounts(&mut self, accounts: ServiceAccounts) {
+        self.accounts = accounts;
     }
 
     /// Serves the custom resources of `crd` (an `apiextensions.k8s.io/v1`
@@ -132,7 +168,38 @@ impl ApiServer {
                 .any(|s| s.group == r.group && s.plural == r.plural)
         });
         resources.extend(served);
+        let group = nested_str(crd, &["spec", "group"]).to_owned();
+        let plural = nested_str(crd, &["spec", "names", "plural"]).to_owned();
+        self.schemas
+            .retain(|(g, p, _), _| !(*g == group && *p == plural));
+        let versions = get(crd, &["spec", "versions"])
+            .and_then(Value::as_list)
+            .unwrap_or_default();
+        for version in versions {
+            let version = nested_str(version, &["name"]);
+            if let Some(schema) = Structural::of_version(crd, version) {
+                self.schemas.insert(
+                    (group.clone(), plural.clone(), version.to_owned()),
+                    Arc::new(schema),
+                );
+            }
+        }
         self.crds.push(crd.clone());
+        // What is stored is read with the new schema (its defaults), as the storage decodes
+        // every object it reads.
+        let stored: Vec<(ObjectKey, Value)> = self
+            .store
+            .iter()
+            .filter(|(k, _)| k.group == group && k.plural == plural)
+            .filter_map(|(k, _)| self.store.written(k).map(|w| (k.clone(), w.clone())))
+            .collect();
+        for (key, written) in stored {
+            let version = gvk_of(&written).version;
+            let mut read = written.clone();
+            let schema = self.schema_of(&group, &plural, &version);
+            customresource::read(&mut read, schema.as_deref());
+            self.store.insert_written(key, read, written);
+        }
         // Every endpoint types with the new schema.
         self.endpoints.clear();
         Ok(())
@@ -233,7 +300,16 @@ impl ApiServer {
             .observe_revision(nested_str(&object, &["metadata", "resourceVersion"]));
         let kind = gvk_of(&object);
         if !crate::builtin::is_builtin(&kind) {
-            self.store.insert(key, object);
+            // A custom resource is held as the storage reads one: coerced and defaulted by its
+            // version's schema.
+            let schema = self.schema_of(&key.group, &key.plural, &kind.version);
+            if schema.is_some() || self.serves_custom(&key.group, &key.plural) {
+                let mut read = object.clone();
+                customresource::read(&mut read, schema.as_deref());
+                self.store.insert_written(key, read, object);
+            } else {
+                self.store.insert(key, object);
+            }
             return;
         }
         let read =
@@ -246,15 +322,38 @@ impl ApiServer {
         self.store.insert_written(key, read, written);
     }
 
+    /// The structural schema of a custom resource's version.
+    fn schema_of(&self, group: &str, plural: &str, version: &str) -> Option<Arc<Structural>> {
+        self.schemas
+            .get(&(group.to_owned(), plural.to_owned(), version.to_owned()))
+            .cloned()
+    }
+
+    /// Whether a CRD serves `group`/`plural`.
+    fn serves_custom(&self, group: &str, plural: &str) -> bool {
+        self.resources
+            .iter()
+            .any(|r| r.custom && r.group == group && r.plural == plural)
+    }
+
     /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
-    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`).
-    fn read_back(resource: &Resource, written: &Value) -> Value {
+    /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`); a
+    /// custom resource is coerced and defaulted by its schema.
+    fn read_back(&self, resource: &Resource, written: &Value) -> Value {
         let mut read = written.clone();
+        if resource.custom {
+            let schema = self.schema_of(&resource.group, &resource.plural, &resource.version);
+            customresource::read(&mut read, schema.as_deref());
+            return read;
+        }
         if !resource.custom && crate::builtin::is_builtin(&resource.gvk()) {
             let kind = resource.gvk();
             crate::builtin::default(&kind, &mut read);
             if crate::builtin::round_trip_internal(&kind, &mut read).is_err() {
                 return written.clone();
+            }
+            if core_plural(resource) == "services" {
+                service::default_on_read(&mut read);
             }
         }
         read
@@ -312,10 +411,12 @@ impl ApiServer {
     /// [`ApiServer::handle_at`], with the field manager's error behind a refusal.
     pub fn exchange(&mut self, request: &Request, now: Timestamp) -> Exchange {
         self.refusal = None;
+        self.store.take_chosen();
         let response = self.route(request, None, now);
         Exchange {
             response,
             error: self.refusal.take(),
+            server_chosen: self.store.take_chosen(),
         }
     }
 
@@ -332,10 +433,12 @@ impl ApiServer {
     /// the object sends, without writing and reading it back.
     pub fn exchange_parsed(&mut self, request: &Request, body: &Value, now: Timestamp) -> Exchange {
         self.refusal = None;
+        self.store.take_chosen();
         let response = self.route(request, Some(body), now);
         Exchange {
             response,
             error: self.refusal.take(),
+            server_chosen: self.store.take_chosen(),
         }
     }
 
@@ -378,6 +481,25 @@ impl ApiServer {
         if target.subresource.is_empty() && !resource.takes(verb) {
             return status::method_not_allowed();
         }
+        // A deprecated kind's handler warns first, whatever the request then answers.
+        let deprecation = deprecation_warning(&resource);
+        let response = self.serve(request, parsed, now, resource, target, verb);
+        match deprecation {
+            Some(w) => with_warnings(vec![w], response),
+            None => response,
+        }
+    }
+
+    /// The handler of a served resource's verb, once the route is found.
+    fn serve(
+        &mut self,
+        request: &Request,
+        parsed: Option<&Value>,
+        now: Timestamp,
+        resource: Resource,
+        target: Target,
+        verb: &str,
+    ) -> Response {
         if parsed.is_none() && request.body.len() > MAX_REQUEST_BODY_BYTES {
             return status::too_large(MAX_REQUEST_BODY_BYTES);
         }
@@ -486,11 +608,17 @@ impl ApiServer {
                     .collect()
             })
             .unwrap_or_default();
+        let structural = if resource.custom {
+            self.schema_of(&resource.group, &resource.plural, &resource.version)
+        } else {
+            None
+        };
         DecodeTarget {
             gvk: resource.gvk(),
             custom: resource.custom,
             scheme_group: resource.group.clone(),
             custom_versions,
+            structural,
         }
     }
 
@@ -538,6 +666,7 @@ impl ApiServer {
                 );
             }
             name = format!("{prefix}{}", self.store.next_name_suffix());
+            self.store.choose(&name);
             set(&mut body, &["metadata", "name"], Value::from(name.as_str()));
         }
         if let Some(refusal) = decode::custom_kind_invalid(&body, target, &name) {
@@ -553,25 +682,7 @@ impl ApiServer {
             &call.key.namespace,
             &name,
         );
-        // The storage refuses a revision it is asked to keep (a dry run does not ask it).
         let sent_version = nested_str(&body, &["metadata", "resourceVersion"]).to_owned();
-        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
-            return status::failure(
-                500,
-                "",
-                "resourceVersion should not be set on objects to be created",
-                None,
-            );
-        }
-        if let Some(existing) = self.store.get(&key) {
-            let being_deleted = get(existing, &["metadata", "deletionTimestamp"]).is_some();
-            return status::already_exists(
-                &call.resource.group,
-                &call.resource.plural,
-                &name,
-                being_deleted,
-            );
-        }
         // The handler wipes these before the field manager sees the body; the storage sets
         // the resourceVersion.
         for field in [
@@ -582,11 +693,37 @@ impl ApiServer {
         ] {
             remove(&mut body, &["metadata", field]);
         }
-        let mut response = self.create_object(call, key, body, manager, "");
+        let mut response = self.create_object(call, key, body, manager, "", &sent_version);
         if response.code < 300 {
             dry_run_keeps_version(call, &mut response, &sent_version);
         }
         response
+    }
+
+    /// What the storage refuses of a create the strategy accepted: a revision it is asked to
+    /// keep (a dry run does not ask it), an object that exists.
+    fn refuse_in_storage(
+        &self,
+        call: &Call<'_>,
+        key: &ObjectKey,
+        sent_version: &str,
+    ) -> Option<Response> {
+        if !call.dry_run && sent_version.parse::<u64>().is_ok_and(|v| v != 0) {
+            return Some(status::failure(
+                500,
+                "",
+                "resourceVersion should not be set on objects to be created",
+                None,
+            ));
+        }
+        let existing = self.store.get(key)?;
+        let being_deleted = get(existing, &["metadata", "deletionTimestamp"]).is_some();
+        Some(status::already_exists(
+            &call.resource.group,
+            &call.resource.plural,
+            &key.name,
+            being_deleted,
+        ))
     }
 
     /// A create of `body` at `key` through `subresource` (`""`, or `status` for an update
@@ -599,6 +736,7 @@ impl ApiServer {
         body: Value,
         manager: &str,
         subresource: &str,
+        sent_version: &str,
     ) -> Response {
         let resource = call.resource.clone();
         let Some(endpoint) = self.endpoint(&resource) else {
@@ -612,8 +750,14 @@ impl ApiServer {
         // `BeforeCreate` clears the deletion marks after the field manager saw them.
         remove(&mut object, &["metadata", "deletionTimestamp"]);
         remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-        let object = self.finish_create(call, object);
+        let object = match self.finish_create(call, object) {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
         if let Some(refusal) = refuse_invalid(call, &object, None) {
+            return refusal;
+        }
+        if let Some(refusal) = self.refuse_in_storage(call, &key, sent_version) {
             return refusal;
         }
         self.store_answer(call, key, object, 201)
@@ -669,7 +813,7 @@ impl ApiServer {
             remove(&mut body, &["metadata", "resourceVersion"]);
             let key = call.key.clone();
             let subresource = call.target.subresource.clone();
-            let mut response = self.create_object(call, key, body, manager, &subresource);
+            let mut response = self.create_object(call, key, body, manager, &subresource, "");
             if response.code < 300 {
                 dry_run_keeps_version(call, &mut response, &sent_version);
             }
@@ -762,6 +906,7 @@ impl ApiServer {
             custom: false,
             scheme_group: call.resource.group.clone(),
             custom_versions: Vec::new(),
+            structural: None,
         };
         let decoded = read_and_decode(call, &target);
         if call.resource.custom {
@@ -858,6 +1003,16 @@ impl ApiServer {
             Ok(o) => o,
             Err(e) => return self.refuse(e),
         };
+        // The field manager defaults the merged object (a custom resource's by its schema;
+        // a built-in kind's endpoint did it).
+        if call.resource.custom {
+            let schema = self.schema_of(
+                &call.resource.group,
+                &call.resource.plural,
+                &call.resource.version,
+            );
+            customresource::default(&mut object, schema.as_deref());
+        }
         // The server reads the patch again strictly only once the field manager has applied
         // it: a key set twice is then refused (Strict) or named in warnings (Warn, the default).
         let mut warnings = Vec::new();
@@ -923,7 +1078,10 @@ impl ApiServer {
                 }
                 remove(&mut object, &["metadata", "deletionTimestamp"]);
                 remove(&mut object, &["metadata", "deletionGracePeriodSeconds"]);
-                let object = self.finish_create(&call, object);
+                let object = match self.finish_create(&call, object) {
+                    Ok(o) => o,
+                    Err(refusal) => return refusal,
+                };
                 if let Some(refusal) = refuse_invalid(&call, &object, None) {
                     return refusal;
                 }
@@ -1025,11 +1183,17 @@ impl ApiServer {
         response
     }
 
-    /// What admission and the storage add to a created object: the protection finalizers of
-    /// the kinds that have one, its uid, its revision, generation 1 for the kinds that count
-    /// generations.
-    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Value {
+    /// What admission and the storage add to a created object: a Pod's admission plugins, a
+    /// Service's allocations (`admission.rs`), the protection finalizers of the kinds that have one, its
+    /// uid, its revision, generation 1 for the kinds that count generations; or the
+    /// refusal of a plugin or an allocator.
+    fn finish_create(&mut self, call: &Call<'_>, mut object: Value) -> Result<Value, Response> {
+        self.before_create(call, &mut object)?;
         delete::prepare_create(&call.resource, &mut object);
+        let created = nested_str(&object, &["metadata", "creationTimestamp"]).to_owned();
+        if !created.is_empty() {
+            self.store.choose(&created);
+        }
         let uid = self.store.next_uid();
         set(&mut object, &["metadata", "uid"], Value::from(uid));
         if !call.resource.custom {
@@ -1040,7 +1204,7 @@ impl ApiServer {
         if counts_generations(&call.resource) {
             set(&mut object, &["metadata", "generation"], Value::Int(1));
         }
-        object
+        Ok(object)
     }
 
     /// Stores a created object under a new revision (unless a dry run) and answers it.
@@ -1062,7 +1226,7 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let read = self.read_back(&call.resource, &object);
         if !call.dry_run {
             self.store.insert_written(key, read.clone(), object);
         }
@@ -1085,6 +1249,9 @@ impl ApiServer {
             None => remove(&mut object, &["metadata", "generation"]),
         }
         delete::prepare_update(&call.resource, stored, &mut object);
+        if let Err(refusal) = self.before_update(call, stored, &mut object) {
+            return refusal;
+        }
         // The strategy validates every update, one that changes nothing too.
         if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
             return refusal;
@@ -1120,7 +1287,7 @@ impl ApiServer {
                 &call.resource,
                 &call.target.subresource,
                 stored,
-                &Self::read_back(&call.resource, &object),
+                &self.read_back(&call.resource, &object),
             )
         {
             set(
@@ -1136,7 +1303,7 @@ impl ApiServer {
                 self.store.remove(&call.key);
                 self.store.next_revision();
             }
-            let read = Self::read_back(&call.resource, &object);
+            let read = self.read_back(&call.resource, &object);
             return answer(self, read);
         }
         if !call.dry_run {
@@ -1147,7 +1314,7 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let read = self.read_back(&call.resource, &object);
         if !call.dry_run {
             self.store
                 .insert_written(call.key.clone(), read.clone(), object);
@@ -1219,7 +1386,7 @@ fn read_apply_patch(body: &[u8]) -> Result<Value, String> {
 
 /// yaml.v2's strict words for the keys an apply patch's first document sets twice
 /// (`line 7: key "a" already set in map`), none for a text it cannot read.
-fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
+pub(super) fn repeated_yaml_keys(body: &[u8]) -> Vec<String> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Vec::new();
     };
@@ -1393,6 +1560,22 @@ fn read_and_decode(
     decode::check_kind(call.request, call.parsed, &body, target)?;
     set_kind(&mut body, &target.gvk);
     decode::decode_builtin(call.request, call.parsed, target, body, true)
+}
+
+/// `deprecation.WarningMessage` of the served kinds k8s.io/api v0.37.2 marks deprecated
+/// (`APILifecycleDeprecated`, `...Replacement` in `core/v1/lifecycle.go`).
+fn deprecation_warning(resource: &Resource) -> Option<String> {
+    match (
+        resource.group.as_str(),
+        resource.version.as_str(),
+        resource.kind.as_str(),
+    ) {
+        ("", "v1", "Endpoints") => Some(
+            "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".into(),
+        ),
+        ("", "v1", "ComponentStatus") => Some("v1 ComponentStatus is deprecated in v1.19+".into()),
+        _ => None,
+    }
 }
 
 /// `response` with the decoder's `warnings` before its own.
@@ -1628,6 +1811,14 @@ fn spec_changed(resource: &Resource, subresource: &str, old: &Value, new: &Value
         m
     };
     strip(old) != strip(new)
+}
+
+/// The plural of a built-in resource of the core group, else `""`.
+fn core_plural(resource: &Resource) -> &str {
+    if resource.custom || !resource.group.is_empty() {
+        return "";
+    }
+    &resource.plural
 }
 
 fn get<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {

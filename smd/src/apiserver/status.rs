@@ -44,10 +44,18 @@ fn details_value(d: &Details) -> Value {
             .causes
             .iter()
             .map(|c| {
+                // A cause's members are omitted when empty (an internal error's names no
+                // reason and no field).
                 let mut cm = Map::new();
-                cm.insert("reason", Value::from(c.kind.as_str()));
-                cm.insert("message", Value::from(c.message.as_str()));
-                cm.insert("field", Value::from(c.field.as_str()));
+                for (key, value) in [
+                    ("reason", &c.kind),
+                    ("message", &c.message),
+                    ("field", &c.field),
+                ] {
+                    if !value.is_empty() {
+                        cm.insert(key, Value::from(value.as_str()));
+                    }
+                }
                 Value::Map(cm)
             })
             .collect();

@@ -41,6 +41,32 @@ pub(super) struct Store {
     revision: u64,
     uids: u64,
     names: u64,
+    /// The values made up since the last [`Store::take_chosen`] (uids, generated names, the
+    /// creation time, allocated addresses and ports): what a real server chooses otherwise.
+    chosen: Vec<ServerChoice>,
+    /// Where the search for the next free cluster IP and node port starts (`allocate.rs`):
+    /// what is taken is read from the stored Services; these only make the server move on
+    /// after each allocation, so that a released value is not handed out again at once (a
+    /// real server draws at random and almost never does).
+    pub ip_cursor: u32,
+    pub port_cursor: u32,
+}
+
+/// A value the server made up while writing an object: a real server chooses its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerChoice {
+    /// The fields it is the value of (`nodePort`), or `None`: any field holding it (a
+    /// made-up text such as a uid or an address cannot be a user's value by chance).
+    pub field: Option<&'static str>,
+    /// The value.
+    pub value: Value,
+}
+
+impl ServerChoice {
+    /// Whether `value`, at a field named `key`, is this choice.
+    pub fn is(&self, key: &str, value: &Value) -> bool {
+        self.field.is_none_or(|f| f == key) && self.value == *value
+    }
 }
 
 /// The revision a new store starts after. A cluster's storage has seen many writes before a
@@ -55,7 +81,10 @@ impl Default for Store {
             written: BTreeMap::new(),
             revision: FIRST_REVISION,
             uids: 0,
+            chosen: Vec::new(),
             names: 0,
+            ip_cursor: 0,
+            port_cursor: 0,
         }
     }
 }
@@ -121,7 +150,30 @@ impl Store {
     pub fn next_uid(&mut self) -> String {
         self.uids += 1;
         let n = self.uids;
-        format!("00000000-0000-4000-8000-{:012x}", n & 0xffff_ffff_ffff)
+        let uid = format!("00000000-0000-4000-8000-{:012x}", n & 0xffff_ffff_ffff);
+        self.choose(&uid);
+        uid
+    }
+
+    /// Notes a text the server made up for the object being written (wherever it appears).
+    pub fn choose(&mut self, value: &str) {
+        self.chosen.push(ServerChoice {
+            field: None,
+            value: Value::from(value),
+        });
+    }
+
+    /// Notes a number the server chose for fields named `field` (a node port).
+    pub fn choose_number(&mut self, field: &'static str, value: i64) {
+        self.chosen.push(ServerChoice {
+            field: Some(field),
+            value: Value::Int(value),
+        });
+    }
+
+    /// The values made up since the last call.
+    pub fn take_chosen(&mut self) -> Vec<ServerChoice> {
+        std::mem::take(&mut self.chosen)
     }
 
     /// The next `generateName` suffix: five characters of the server's alphabet.

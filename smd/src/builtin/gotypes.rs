@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 use smd_schema::gvk::GroupVersionKind;
 
 static TABLE: &str = include_str!("gotypes.json");
+static INTERNAL_TABLE: &str = include_str!("internaltypes.json");
 
 /// The Go types of every built-in kind and version.
 #[derive(Debug)]
@@ -17,6 +18,8 @@ pub struct GoTypes {
     by_kind: HashMap<(String, String, String), usize>,
     types: Vec<GoType>,
     by_name: HashMap<String, usize>,
+    /// Internal tables only: the internal type each versioned struct type converts to.
+    pairs: HashMap<String, String>,
 }
 
 /// A kind and version of the scheme and the model name of its Go type.
@@ -157,6 +160,17 @@ pub fn gotypes() -> Result<&'static GoTypes, &'static str> {
         .map_err(String::as_str)
 }
 
+/// The internal Go types (`k8s.io/kubernetes/pkg/apis/<group>`, what the server converts a
+/// body to and validates), as `smd-scheme internal-types` read them by reflection
+/// (`internaltypes.json` beside this file; its format is described in
+/// `conformance/apiserver/scheme/internal.go`). Read once, on first use.
+pub fn internal_types() -> Result<&'static GoTypes, &'static str> {
+    static CELL: OnceLock<Result<GoTypes, String>> = OnceLock::new();
+    CELL.get_or_init(|| GoTypes::parse(INTERNAL_TABLE))
+        .as_ref()
+        .map_err(String::as_str)
+}
+
 impl GoTypes {
     /// Every kind and version, sorted by group, version and kind.
     pub fn kinds(&self) -> &[Kind] {
@@ -184,6 +198,16 @@ impl GoTypes {
     /// A type by its index (what [`Shape::Named`] holds).
     pub fn get(&self, index: usize) -> Option<&GoType> {
         self.types.get(index)
+    }
+
+    /// In the internal table: the model name of the internal type the versioned type
+    /// `versioned` (`io.k8s.api.core.v1.PodSpec`) converts to; a type both versions share
+    /// (`ObjectMeta`) is its own.
+    pub fn internal_of<'s>(&'s self, versioned: &'s str) -> Option<&'s str> {
+        match self.pairs.get(versioned) {
+            Some(name) => Some(name),
+            None => self.by_name.contains_key(versioned).then_some(versioned),
+        }
     }
 
     /// Every named type.
@@ -276,11 +300,21 @@ impl GoTypes {
             );
             kinds.push(kind);
         }
+        let mut pairs = HashMap::new();
+        if let Some(p) = json.get("pairs").and_then(Json::as_object) {
+            for (versioned, internal) in p {
+                let internal = internal
+                    .as_str()
+                    .ok_or_else(|| format!("pairs: {versioned}"))?;
+                pairs.insert(versioned.clone(), internal.to_owned());
+            }
+        }
         Ok(GoTypes {
             kinds,
             by_kind,
             types,
             by_name,
+            pairs,
         })
     }
 }
@@ -341,9 +375,16 @@ fn field(f: &Json, by_name: &HashMap<String, usize>) -> Result<Field, String> {
     let b = |key: &str| f.get(key).and_then(Json::as_bool).unwrap_or(false);
     let go = s("go").ok_or("a field with no go name")?;
     let shape_text = s("type").ok_or_else(|| format!("{go}: no type"))?;
+    // The internal table leaves out what it can: a JSON name equal to the Go name, the Go
+    // type text (which only decoding errors name).
+    let json = match s("json") {
+        Some(name) => name,
+        None if b("embedded") => String::new(),
+        None => go.clone(),
+    };
     Ok(Field {
-        json: s("json").ok_or_else(|| format!("{go}: no json name"))?,
-        go_type: s("goType").ok_or_else(|| format!("{go}: no goType"))?,
+        json,
+        go_type: s("goType").unwrap_or_default(),
         shape: shape(&shape_text, by_name).ok_or_else(|| format!("{go}: type {shape_text:?}"))?,
         go,
         omitempty: b("omitempty"),

@@ -121,12 +121,19 @@ pub fn prepare(
         kind.kind.as_str(),
     ) {
         ("apps", "v1", "DaemonSet") => daemon_set(stored, object, subresource),
-        ("", "v1", "Pod") if stored.is_none() => {
-            if let Some(map) = object.as_map_mut() {
-                pod_created(map, now);
+        ("", "v1", "Pod") => match stored {
+            None => {
+                if let Some(map) = object.as_map_mut() {
+                    pod_created(map, now);
+                }
             }
-        }
+            Some(old) if subresource == "status" => pod_status_kept(old, object),
+            Some(_) => {}
+        },
         ("", "v1", "Namespace") => namespace(stored, object, subresource),
+        ("", "v1", "PersistentVolumeClaim") if subresource.is_empty() => {
+            super::claim::prepare_claim(object, stored);
+        }
         _ => {}
     }
 }
@@ -236,6 +243,27 @@ fn pod_created(pod: &mut Map, now: &str) {
     }
     status.insert("qosClass", Value::from(pod_qos(&spec)));
     pod.insert("status", Value::Map(status));
+}
+
+/// The Pod status strategy keeps the QoS class a status update leaves out (only the server
+/// computes it).
+fn pod_status_kept(old: &Value, object: &mut Value) {
+    let qos = |v: &Value| {
+        v.as_map()
+            .and_then(|m| m.get("status"))
+            .and_then(Value::as_map)
+            .and_then(|s| s.get("qosClass"))
+            .and_then(Value::as_str)
+            .filter(|q| !q.is_empty())
+            .map(str::to_owned)
+    };
+    if qos(object).is_some() {
+        return;
+    }
+    if let (Some(kept), Some(map)) = (qos(old), object.as_map_mut()) {
+        map.map_entry("status")
+            .insert("qosClass", Value::from(kept));
+    }
 }
 
 /// `ComputePodQOS`: from the pod-level resources when they are set, else from every init and

@@ -8,15 +8,20 @@
 //! written by `gogen gotypes`); the defaults are [`default`]'s; [`round_trip_internal`] and
 //! [`prepare`] are what the internal version and the strategies do to the fields it alone has.
 
+mod claim;
 mod gotime;
 pub mod gotypes;
 mod identified;
 mod internal;
 pub mod quantity;
 mod roundtrip;
+pub(crate) use roundtrip::base64_decode;
+
+pub(crate) use roundtrip::marshal_struct;
 
 pub mod defaults;
 
+pub use claim::normalize_data_sources;
 pub use identified::prepare_identified;
 
 use smd_fieldpath::Value;

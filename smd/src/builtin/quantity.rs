@@ -63,12 +63,13 @@ pub fn is_zero(text: &str) -> bool {
     value_of(text).is_some_and(|(_, digits, _)| digits.is_empty())
 }
 
-/// `Quantity.Cmp` of two quantity texts; `None` when either does not parse.
+/// `Quantity.Cmp`: how the value of `a` orders against that of `b` (`1Gi` above `1G`);
+/// `None` when either text does not parse.
 pub fn compare(a: &str, b: &str) -> Option<std::cmp::Ordering> {
     let (an, ad, ascale) = value_of(a)?;
     let (bn, bd, bscale) = value_of(b)?;
-    let sign = |neg: bool, digits: &[u8]| match (digits.is_empty(), neg) {
-        (true, _) => 0i8,
+    let sign = |negative: bool, digits: &[u8]| match (digits.is_empty(), negative) {
+        (true, _) => 0,
         (false, true) => -1,
         (false, false) => 1,
     };
@@ -76,18 +77,55 @@ pub fn compare(a: &str, b: &str) -> Option<std::cmp::Ordering> {
     if sa != sb || sa == 0 {
         return Some(sa.cmp(&sb));
     }
-    // Same sign: compare magnitudes by the position of the leading digit, then the digits.
-    let lead = |digits: &[u8], scale: i32| {
-        i64::try_from(digits.len()).unwrap_or(i64::MAX) - i64::from(scale)
-    };
-    let magnitude = lead(&ad, ascale)
-        .cmp(&lead(&bd, bscale))
+    // Same sign, both non-zero: the place of the leading digit first, then the digits (no
+    // trailing zeros, so a shorter prefix is the smaller magnitude).
+    let place =
+        |d: &[u8], scale: i32| i64::try_from(d.len()).unwrap_or(i64::MAX) - i64::from(scale);
+    let magnitude = place(&ad, ascale)
+        .cmp(&place(&bd, bscale))
         .then_with(|| ad.cmp(&bd));
     Some(if sa < 0 {
         magnitude.reverse()
     } else {
         magnitude
     })
+}
+
+/// `Quantity.Value()`: the value rounded to an integer away from zero (`-500m` is -1, as
+/// Go's `AsScale` rounds), saturating at the int64 range; `None` when the text does not
+/// parse.
+pub fn value(text: &str) -> Option<i64> {
+    scaled_value(text, 0)
+}
+
+/// `Quantity.MilliValue()`: the value in thousandths, rounded as [`value`] rounds.
+pub fn milli_value(text: &str) -> Option<i64> {
+    scaled_value(text, 3)
+}
+
+/// The value times ten to the power of `shift`, rounded to an integer away from zero.
+fn scaled_value(text: &str, shift: i32) -> Option<i64> {
+    let (negative, digits, scale) = value_of(text)?;
+    let scale = scale.saturating_sub(shift);
+    let place = i64::try_from(digits.len()).unwrap_or(i64::MAX) - i64::from(scale);
+    let whole_len = usize::try_from(place.max(0)).unwrap_or(usize::MAX);
+    let mut whole: i128 = 0;
+    for (i, d) in digits
+        .iter()
+        .chain(std::iter::repeat(&0))
+        .take(whole_len)
+        .enumerate()
+    {
+        if i >= 20 {
+            whole = i128::from(i64::MAX) + 1;
+            break;
+        }
+        whole = whole * 10 + i128::from(*d);
+    }
+    let fraction = digits.len() > whole_len;
+    let magnitude = whole + i128::from(fraction);
+    let v = if negative { -magnitude } else { magnitude };
+    Some(i64::try_from(v).unwrap_or(if negative { i64::MIN } else { i64::MAX }))
 }
 
 /// A quantity's value in one form per value: sign, digits with no trailing zeros, scale.

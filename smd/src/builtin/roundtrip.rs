@@ -633,6 +633,17 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// `value` read into the struct `index` of `types` and written back as `json.Marshal` writes
+/// it: every field in declaration order, Go's zero values for the missing ones, `omitempty`
+/// and `omitzero` applied, custom types in their canonical text. Unknown keys are dropped and
+/// a value of the wrong kind stays Go's zero value (a message's rendering, never a refusal).
+pub(crate) fn marshal_struct(types: &GoTypes, index: usize, value: &Value) -> Value {
+    let mut walk = Walk::new(types);
+    walk.strict_enabled = false;
+    let go = walk.decode(value, &Shape::Named(index), "", 0);
+    walk.encode(&go)
+}
+
 /// A value with no Go value inside.
 #[inline(never)]
 fn encode_leaf(g: &GoVal) -> Value {
@@ -867,7 +878,7 @@ pub(super) fn base64_encode(b: &[u8]) -> String {
 
 /// `base64.StdEncoding.Decode` as `encoding/json` calls it: `\r` and `\n` skipped, padding
 /// required, the offset of the first bad byte on error.
-fn base64_decode(s: &str) -> Result<Vec<u8>, usize> {
+pub(crate) fn base64_decode(s: &str) -> Result<Vec<u8>, usize> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3);
     let mut quad = [0u8; 4];
     let mut n = 0;

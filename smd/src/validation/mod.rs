@@ -17,12 +17,15 @@ mod autoscaling;
 mod batch;
 mod core;
 mod field;
+mod generic;
 mod meta;
 pub mod names;
 mod networking;
 mod pod;
 mod policy;
+mod rbac;
 mod render;
+mod selector;
 
 pub use field::{BadValue, ErrorType, FieldError, FieldPath, aggregate, json};
 
@@ -60,6 +63,7 @@ fn rules(group: &str, kind: &str) -> Option<Rules> {
         "autoscaling" => autoscaling::rules(kind),
         "policy" => policy::rules(kind),
         "networking.k8s.io" => networking::rules(kind),
+        "rbac.authorization.k8s.io" => rbac::rules(kind),
         _ => None,
     }
 }
@@ -91,17 +95,21 @@ pub fn validate_update(subject: &Subject<'_>, new: &Value, old: &Value) -> Vec<F
     distinct(errs)
 }
 
-/// Each error once, first occurrences kept: the server's 422 lists an error that several
-/// checks report (the generic update checks and a strategy's, a pod's image checked as a
-/// container and as an update) as one cause.
+/// Each error once (the first of those with the same text), as every built-in strategy's
+/// declarative-validation step leaves the handwritten list: it filters the list through
+/// `ErrorList.Filter`, which goes through `ToAggregate` and so drops repeated texts (a Node's
+/// taints, checked by both `ValidateNode` and `ValidateNodeUpdate`, are reported once).
 fn distinct(errs: Vec<FieldError>) -> Vec<FieldError> {
-    let mut out: Vec<FieldError> = Vec::with_capacity(errs.len());
-    for e in errs {
-        if !out.contains(&e) {
-            out.push(e);
-        }
-    }
-    out
+    let mut seen = std::collections::HashSet::new();
+    errs.into_iter()
+        .filter(|e| seen.insert(e.to_string()))
+        .collect()
+}
+
+/// `ValidateServiceClusterIPsRelatedFields`, which the Service REST's allocator runs on its
+/// input (`svc`, a whole Service; `old`, the stored one on an update) before it allocates.
+pub fn service_cluster_ips(svc: &Value, old: Option<&Value>) -> Vec<FieldError> {
+    core::service_cluster_ips(svc, old)
 }
 
 /// The member `key` of a map value, if any.

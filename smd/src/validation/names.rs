@@ -36,28 +36,16 @@ pub fn max_len_error_bytes(n: usize) -> String {
     format!("must be no more than {n} bytes")
 }
 
-/// `util/validation.RegexError(msg, fmt, examples...)`: written as the content package's
-/// (`" or "` after each `", "`, two spaces).
+/// `RegexError(msg, fmt, examples...)` (both packages word it alike: each example after the
+/// first joined by `" or "` after the previous one's `", "`, two spaces).
 pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
+    // Go writes each example as `'x', ` and puts ` or ` between them: two spaces.
     let quoted: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
     format!(
         "{msg} (e.g. {}regex used for validation is '{fmt}')",
-        quoted.join(" or ")
-    )
-}
-
-/// `content.RegexError(msg, re, examples...)`: as [`regex_error`] but each example after the
-/// first is joined by `" or "` after the previous one's `", "` (two spaces, as Go writes it).
-pub fn regex_error_content(msg: &str, re: &str, examples: &[&str]) -> String {
-    if examples.is_empty() {
-        return format!("{msg} (regex used for validation is '{re}')");
-    }
-    let quoted: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
-    format!(
-        "{msg} (e.g. {}regex used for validation is '{re}')",
         quoted.join(" or ")
     )
 }
@@ -152,7 +140,7 @@ pub fn is_dns1123_subdomain_content(value: &str) -> Vec<String> {
         errs.push(max_len_error_bytes(DNS1123_SUBDOMAIN_MAX));
     }
     if !matches_dns1123_subdomain(value) {
-        errs.push(regex_error_content(
+        errs.push(regex_error(
             DNS1123_SUBDOMAIN_MSG,
             DNS1123_SUBDOMAIN_FMT,
             &["example.com"],
@@ -197,7 +185,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
         _ => {
             errs.push(format!(
                 "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error_content(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
+                regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
             ));
             return errs;
         }
@@ -213,7 +201,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
     if !matches_label_key(name) {
         errs.push(format!(
             "name part {}",
-            regex_error_content(
+            regex_error(
                 LABEL_KEY_MSG,
                 LABEL_KEY_FMT,
                 &["MyName", "my.name", "123-abc"]
@@ -230,7 +218,7 @@ pub fn is_label_value(value: &str) -> Vec<String> {
         errs.push(max_len_error_bytes(LABEL_VALUE_MAX));
     }
     if !value.is_empty() && !matches_label_key(value) {
-        errs.push(regex_error_content(
+        errs.push(regex_error(
             LABEL_VALUE_MSG,
             &format!("({LABEL_KEY_FMT})?"),
             &["MyValue", "my_value", "12345"],
@@ -318,8 +306,7 @@ mod tests {
         assert!(
             is_label_value("my app")[0].contains("(e.g. 'MyValue',  or 'my_value',  or '12345', ")
         );
-        // util/validation's RegexError writes them alike (validation-pod.yaml,
-        // vp-container-name-invalid).
+        // util/validation's words join examples alike.
         assert!(is_dns1123_label("A")[0].contains("(e.g. 'my-name',  or '123-abc', "));
     }
 }
