@@ -4,6 +4,7 @@
 
 use crate::Scratch;
 
+/// A Deployment as a server would hold it (a selector and a template its validation takes).
 const LIVE: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -19,6 +20,10 @@ metadata:
     time: \"2026-01-01T00:00:00Z\"
 spec:
   replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
 ";
 
 /// The message the real server answered to this case (the recording's response body).
