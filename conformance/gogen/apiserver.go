@@ -74,6 +74,10 @@ type apiserverStep struct {
 // The projected token volume admission adds to a Pod: kube-api-access-<5 random characters>.
 var serviceAccountVolume = regexp.MustCompile(`^(kube-api-access-)[b-df-hj-np-tv-z2-9]{5}$`)
 
+// serviceAccountVolumeInText finds the token volume's name inside a longer text (a refusal
+// quoting the pod spec it compared).
+var serviceAccountVolumeInText = regexp.MustCompile(`kube-api-access-[b-df-hj-np-tv-z2-9]{5}`)
+
 // A refusal's message can hold the object it refused, written as JSON text (a patch that did
 // not decode), or the version a precondition met in storage ("ResourceVersion in record (N)",
 // the Namespace registry's "ResourceVersion in object meta: N"): those resourceVersions and times
@@ -875,6 +879,9 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 		if group, ok := allocatedKeys[key]; ok && !n.explicit[t] && t != "None" && t != "" {
 			return placeholder(n.allocatedMap(group), group, t), nil
 		}
+		t = serviceAccountVolumeInText.ReplaceAllStringFunc(t, func(name string) string {
+			return "kube-api-access-" + placeholder(n.generated, "generated", name)
+		})
 		for uid, p := range n.uids {
 			t = strings.ReplaceAll(t, uid, p)
 		}

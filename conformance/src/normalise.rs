@@ -36,6 +36,29 @@ pub struct Normaliser {
     explicit: BTreeSet<String>,
 }
 
+impl Normaliser {
+    /// `text` with each token volume name it quotes (a refusal showing the pod spec it
+    /// compared) made its placeholder, numbered in the order met.
+    fn token_volumes_in_text(&mut self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find(TOKEN_VOLUME) {
+            let after = &rest[at + TOKEN_VOLUME.len()..];
+            out.push_str(&rest[..at + TOKEN_VOLUME.len()]);
+            match after.get(..5).filter(|s| is_name_suffix(s)) {
+                Some(suffix) => {
+                    let name = format!("{TOKEN_VOLUME}{suffix}");
+                    out.push_str(&placeholder(&mut self.generated, "generated", &name));
+                    rest = &after[5..];
+                }
+                None => rest = after,
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 fn placeholder(map: &mut BTreeMap<String, String>, kind: &str, value: &str) -> String {
     if let Some(p) = map.get(value) {
         return p.clone();
@@ -204,7 +227,7 @@ impl Normaliser {
                 s,
             ));
         }
-        let mut out = s.to_owned();
+        let mut out = self.token_volumes_in_text(s);
         for (uid, p) in &self.uids {
             out = out.replace(uid.as_str(), p);
         }
