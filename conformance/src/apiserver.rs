@@ -80,7 +80,7 @@ impl Category {
     }
 }
 
-use Category::{Admission, Conversion, CrdDefaulting, Strategy, Validation};
+use Category::{Admission, CrdDefaulting, Strategy, Validation};
 
 /// The steps where smd knowingly differs from the real server: (scenario file, case, step
 /// counted from 1, category). The test checks that each still differs.
@@ -92,18 +92,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         "hpa-min-above-max",
         1,
         Validation,
-    ),
-    (
-        "autoscaling-policy.yaml",
-        "hpa-v1-apply-over-v2",
-        2,
-        Conversion,
-    ),
-    (
-        "autoscaling-policy.yaml",
-        "hpa-v1-read-of-v2",
-        2,
-        Conversion,
     ),
     ("autoscaling-policy.yaml", "pdb-both-set", 1, Validation),
     ("bodies.yaml", "put-creates-service", 2, Strategy),
@@ -151,7 +139,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         CrdDefaulting,
     ),
     ("gizmo.yaml", "gizmo-scale-v1beta1", 1, CrdDefaulting),
-    ("gizmo.yaml", "gizmo-scale-v1beta1", 2, Conversion),
     ("gizmo.yaml", "gizmo-selector-atomic", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-smp-unsupported", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-status-conditions", 1, CrdDefaulting),
@@ -163,11 +150,8 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         1,
         CrdDefaulting,
     ),
-    ("gizmo.yaml", "gizmo-two-versions-managers", 2, Conversion),
-    ("gizmo.yaml", "gizmo-two-versions-managers", 3, Conversion),
     ("gizmo.yaml", "gizmo-update-stale-version", 1, CrdDefaulting),
     ("gizmo.yaml", "gizmo-v1beta1-apply", 1, CrdDefaulting),
-    ("gizmo.yaml", "gizmo-v1beta1-apply", 2, Conversion),
     ("job.yaml", "cronjob-bad-schedule", 1, Validation),
     ("job.yaml", "job-apply-template-change", 2, Validation),
     ("job.yaml", "job-restart-always", 1, Validation),

@@ -39,6 +39,7 @@
 //! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
 //! cluster IPs and node ports are not done.
 
+mod convert;
 mod decode;
 mod duplicates;
 mod gojson;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use smd_fieldpath::{Map, Value};
 use smd_schema::gvk::GroupVersionKind;
 
+use super::convert;
 use super::decode::{self, Target as DecodeTarget, content_type};
 use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
@@ -50,7 +51,7 @@ pub enum SetupError {
 #[derive(Debug, Clone)]
 pub struct ApiServer {
     resources: Arc<Vec<Resource>>,
-    crds: Vec<Value>,
+    pub(super) crds: Vec<Value>,
     types: TypeResolver,
     endpoints: BTreeMap<(String, String, String), Arc<Endpoint>>,
     store: Store,
@@ -459,8 +460,10 @@ impl ApiServer {
     }
 
     fn get(&mut self, call: &Call<'_>) -> Response {
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(call),
         };
         if call.target.subresource == "scale" {
             let resource = call.resource.clone();
@@ -674,7 +677,12 @@ impl ApiServer {
         if let Some(refusal) = check_name(&body, &call.target) {
             return refusal;
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
+        let held = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => Some(held),
+            Some(Err(refusal)) => return refusal,
+            None => None,
+        };
+        let Some(stored) = held else {
             if !creates_on_update(&call.resource) {
                 return not_found(call);
             }
@@ -741,8 +749,10 @@ impl ApiServer {
         if let Some(refusal) = check_name(&body, &call.target) {
             return refusal;
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(call),
         };
         let rv = nested_str(&body, &["metadata", "resourceVersion"]);
         if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
@@ -819,7 +829,11 @@ impl ApiServer {
         {
             return status::bad_request(&format!("error encoding patch: {e}"));
         }
-        let stored = self.store.get(&call.key).cloned();
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => Some(held),
+            Some(Err(refusal)) => return refusal,
+            None => None,
+        };
         // Only the main resource's apply creates (and a subresource's of a registry whose
         // update creates).
         let creates = call.target.subresource.is_empty()
@@ -987,8 +1001,10 @@ impl ApiServer {
         {
             return status::bad_request("invalid JSON patch");
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(&call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(&call),
         };
         let original = if call.target.subresource == "scale" {
             let resource = call.resource.clone();
@@ -1089,7 +1105,9 @@ impl ApiServer {
         }
         let read = Self::read_back(&call.resource, &object);
         if !call.dry_run {
-            self.store.insert_written(key, read.clone(), object);
+            let held = self.to_storage(&call.resource, read.clone());
+            let object = self.to_storage(&call.resource, object);
+            self.store.insert_written(key, held, object);
         }
         ok(code, read)
     }
@@ -1128,13 +1146,22 @@ impl ApiServer {
         };
         // A write that gives the bytes the storage holds changes nothing; the answer is the
         // object as read.
-        let written = self
-            .store
-            .written(&call.key)
-            .cloned()
-            .unwrap_or_else(|| stored.clone());
+        let written = match self.store.written(&call.key) {
+            Some(w) => {
+                let version = convert::api_version_of(&call.resource);
+                crate::builtin::conversion::convert(w, &version)
+            }
+            None => stored.clone(),
+        };
         keep_entry_times_of_a_no_op(&written, &mut object);
-        if object == written {
+        // Compared as the storage holds both (a write at another version is converted).
+        let same = if self.storage_api_version(&call.resource).is_some() {
+            self.to_storage(&call.resource, object.clone())
+                == self.to_storage(&call.resource, written)
+        } else {
+            object == written
+        };
+        if same {
             return answer(self, stored.clone());
         }
         // An object the server wrote has its generation; one put in without (a hand-made
@@ -1174,8 +1201,9 @@ impl ApiServer {
         }
         let read = Self::read_back(&call.resource, &object);
         if !call.dry_run {
-            self.store
-                .insert_written(call.key.clone(), read.clone(), object);
+            let held = self.to_storage(&call.resource, read.clone());
+            let object = self.to_storage(&call.resource, object);
+            self.store.insert_written(call.key.clone(), held, object);
         }
         answer(self, read)
     }

@@ -359,7 +359,7 @@ fn hpa_v1(map: &mut Map) {
 /// `HorizontalPodAutoscalerBehavior` (Go field names, matched case-insensitively, no `json`
 /// tags) and writes it back (every field, nil ones as `null`); `None` when it does not decode
 /// or holds neither direction.
-fn hpa_behavior_text(text: &str) -> Option<String> {
+pub(crate) fn hpa_behavior_text(text: &str) -> Option<String> {
     let value = Value::from_json(text).ok()?;
     let Value::Map(behavior) = value else {
         return None;

@@ -8,10 +8,11 @@
 //! written by `gogen gotypes`); the defaults are [`default`]'s; [`round_trip_internal`] and
 //! [`prepare`] are what the internal version and the strategies do to the fields it alone has.
 
+pub mod conversion;
 mod gotime;
 pub mod gotypes;
 mod identified;
-mod internal;
+pub(crate) mod internal;
 pub mod quantity;
 mod roundtrip;
 

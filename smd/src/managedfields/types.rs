@@ -193,6 +193,27 @@ impl Converter for VersionConverter {
                 return Ok(Cow::Borrowed(object));
             }
         }
+        // Another version of the same group's kind, when the types know it: converted as
+        // the server converts it (through the internal version; a custom resource's
+        // `apiVersion` rewritten, its CRD's `None` strategy), then typed at that version.
+        if let Some(Ok(have)) = api_version.map(parse_group_version)
+            && have.0 == wanted.0
+            && let Some(kind) = value
+                .as_map()
+                .and_then(|m| m.get("kind"))
+                .and_then(Value::as_str)
+            && self
+                .types
+                .type_ref(&GroupVersionKind::new(wanted.0, wanted.1, kind))
+                .is_some()
+        {
+            let converted = crate::builtin::conversion::convert(value, version);
+            return match self.types.to_typed(&converted, false) {
+                Ok(typed) => Ok(Cow::Owned(typed)),
+                Err(e @ TypingError::NoType(_)) => Err(fail(e.to_string(), true)),
+                Err(e) => Err(fail(e.to_string(), false)),
+            };
+        }
         if value.as_map().is_none() {
             return Err(fail(
                 format!(

@@ -1,0 +1,163 @@
+//! The storage's versions: an object is held at one version of its kind (a built-in kind's
+//! storage version, a custom resource's CRD's `storage: true` version) and a request at
+//! another version reads and writes it converted, as the server's storage codec converts it
+//! ([`crate::builtin::conversion`]: autoscaling HorizontalPodAutoscaler through the internal
+//! version; a custom resource whose CRD converts with the `None` strategy by its
+//! `apiVersion` alone). A CRD converting through a webhook cannot be converted offline: the
+//! request is refused, saying how to export the object at the version wanted.
+
+use smd_fieldpath::Value;
+
+use super::http::Response;
+use super::routes::Resource;
+use super::server::ApiServer;
+use super::status;
+use super::store::ObjectKey;
+
+/// The `apiVersion` of objects served by `resource`.
+pub(super) fn api_version_of(resource: &Resource) -> String {
+    if resource.group.is_empty() {
+        resource.version.clone()
+    } else {
+        format!("{}/{}", resource.group, resource.version)
+    }
+}
+
+fn api_version_in(object: &Value) -> &str {
+    object
+        .as_map()
+        .and_then(|m| m.get("apiVersion"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+impl ApiServer {
+    /// The CRD serving `resource`, when it is a custom resource.
+    fn crd_of(&self, resource: &Resource) -> Option<&Value> {
+        if !resource.custom {
+            return None;
+        }
+        self.crds.iter().rev().find(|crd| {
+            str_at(crd, &["spec", "group"]) == resource.group
+                && str_at(crd, &["spec", "names", "plural"]) == resource.plural
+        })
+    }
+
+    /// The `apiVersion` `resource`'s objects are stored at; `None` when objects are held as
+    /// written (one version served).
+    pub(super) fn storage_api_version(&self, resource: &Resource) -> Option<String> {
+        if let Some(crd) = self.crd_of(resource) {
+            let versions = crd
+                .as_map()
+                .and_then(|m| m.get("spec"))
+                .and_then(Value::as_map)
+                .and_then(|s| s.get("versions"))
+                .and_then(Value::as_list)?;
+            let storage = versions.iter().find(|v| {
+                v.as_map()
+                    .and_then(|m| m.get("storage"))
+                    .and_then(Value::as_bool)
+                    == Some(true)
+            })?;
+            let name = str_at(storage, &["name"]);
+            return Some(format!("{}/{}", resource.group, name));
+        }
+        if resource.custom {
+            return None;
+        }
+        crate::builtin::conversion::storage_version(&resource.group, &resource.kind)
+            .map(str::to_owned)
+    }
+
+    /// `object` (as held, or as written at another version) converted to `api_version`, as
+    /// `resource`'s codec converts it; a built-in object is defaulted at its new version, as
+    /// the decode of a read defaults it. The refusal when only a webhook could convert it.
+    pub(super) fn convert_for(
+        &self,
+        resource: &Resource,
+        object: &Value,
+        api_version: &str,
+        name: &str,
+    ) -> Result<Value, Response> {
+        let have = api_version_in(object);
+        if have == api_version || have.is_empty() {
+            return Ok(object.clone());
+        }
+        if let Some(crd) = self.crd_of(resource) {
+            let strategy = str_at(crd, &["spec", "conversion", "strategy"]);
+            if strategy == "Webhook" {
+                return Err(webhook_refusal(resource, api_version, name));
+            }
+            return Ok(crate::builtin::conversion::convert(object, api_version));
+        }
+        let mut converted = crate::builtin::conversion::convert(object, api_version);
+        let kind = resource.gvk();
+        if crate::builtin::is_builtin(&kind) {
+            let target =
+                smd_schema::gvk::GroupVersionKind::from_api_version(api_version, &resource.kind);
+            crate::builtin::default(&target, &mut converted);
+        }
+        Ok(converted)
+    }
+
+    /// The object at `key` as a request through `resource` reads it: converted to the
+    /// request's version.
+    pub(super) fn held_for(
+        &self,
+        resource: &Resource,
+        key: &ObjectKey,
+    ) -> Option<Result<Value, Response>> {
+        let held = self.object(key)?;
+        Some(self.convert_for(resource, held, &api_version_of(resource), &key.name))
+    }
+
+    /// An object written through `resource` as the storage holds it: at the storage version.
+    pub(super) fn to_storage(&self, resource: &Resource, object: Value) -> Value {
+        let Some(storage) = self.storage_api_version(resource) else {
+            return object;
+        };
+        let have = api_version_in(&object);
+        if have == storage || have.is_empty() {
+            return object;
+        }
+        // Only a webhook converts a webhook CRD's objects: what it cannot convert stays as
+        // written, and a read of it says why.
+        if self
+            .crd_of(resource)
+            .is_some_and(|crd| str_at(crd, &["spec", "conversion", "strategy"]) == "Webhook")
+        {
+            return object;
+        }
+        // The storage holds what the encoder wrote: converted, not defaulted.
+        crate::builtin::conversion::convert(&object, &storage)
+    }
+}
+
+/// The refusal of a request that needs a conversion webhook: offline there is none to call.
+pub(super) fn webhook_refusal(resource: &Resource, api_version: &str, name: &str) -> Response {
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    status::failure(500, "", &webhook_message(resource, version, name), None)
+}
+
+/// What cannot be done offline, and the command that exports the object at `version`.
+pub fn webhook_message(resource: &Resource, version: &str, name: &str) -> String {
+    format!(
+        "conversion webhook for {group}/{kind} cannot be called offline: the object is stored at \
+         another version of {plural}.{group}; export it at {version} with `kubectl get \
+         {plural}.{version}.{group} {name} -o yaml --show-managed-fields`",
+        group = resource.group,
+        kind = resource.kind,
+        plural = resource.plural,
+    )
+}
+
+fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
+    let mut v = value;
+    for key in path {
+        match v.as_map().and_then(|m| m.get(key)) {
+            Some(next) => v = next,
+            None => return "",
+        }
+    }
+    v.as_str().unwrap_or("")
+}
