@@ -133,6 +133,56 @@ impl ApiServer {
     }
 }
 
+/// An object written through a resource, in the three forms the storage deals in.
+pub(super) struct Stored {
+    /// What a read at the storage version gives (decoded again, defaulted).
+    pub(super) held: Value,
+    /// What the storage wrote (at the storage version).
+    pub(super) written: Value,
+    /// What the writer gets back: the held object read at the request's version.
+    pub(super) answer: Value,
+}
+
+impl ApiServer {
+    /// `object` (the result of a write through `resource`) as the storage writes it, holds
+    /// it and answers it: at another version than the storage's, written converted, read
+    /// back at the storage version (its defaults applied there) and converted back.
+    pub(super) fn stored_forms(&self, resource: &Resource, object: Value) -> Stored {
+        let request = api_version_of(resource);
+        let storage = self
+            .storage_api_version(resource)
+            .filter(|s| *s != request && api_version_in(&object) == request);
+        let Some(storage) = storage else {
+            let held = ApiServer::read_back(resource, &object);
+            return Stored {
+                answer: held.clone(),
+                held,
+                written: object,
+            };
+        };
+        let written = self.to_storage(resource, object);
+        let mut at_storage = resource.clone();
+        at_storage.version = storage.rsplit('/').next().unwrap_or(&storage).to_owned();
+        let held = ApiServer::read_back(&at_storage, &written);
+        let name = written
+            .as_map()
+            .and_then(|m| m.get("metadata"))
+            .and_then(Value::as_map)
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let answer = self
+            .convert_for(resource, &held, &request, &name)
+            .unwrap_or_else(|_| held.clone());
+        Stored {
+            held,
+            written,
+            answer,
+        }
+    }
+}
+
 /// The refusal of a request that needs a conversion webhook: offline there is none to call.
 pub(super) fn webhook_refusal(resource: &Resource, api_version: &str, name: &str) -> Response {
     let version = api_version.rsplit('/').next().unwrap_or(api_version);

@@ -253,7 +253,7 @@ impl ApiServer {
 
     /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
     /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`).
-    fn read_back(resource: &Resource, written: &Value) -> Value {
+    pub(super) fn read_back(resource: &Resource, written: &Value) -> Value {
         let mut read = written.clone();
         if !resource.custom && crate::builtin::is_builtin(&resource.gvk()) {
             let kind = resource.gvk();
@@ -1103,13 +1103,11 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
-            let held = self.to_storage(&call.resource, read.clone());
-            let object = self.to_storage(&call.resource, object);
-            self.store.insert_written(key, held, object);
+            self.store.insert_written(key, stored.held, stored.written);
         }
-        ok(code, read)
+        ok(code, stored.answer)
     }
 
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
@@ -1199,13 +1197,12 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = Self::read_back(&call.resource, &object);
+        let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
-            let held = self.to_storage(&call.resource, read.clone());
-            let object = self.to_storage(&call.resource, object);
-            self.store.insert_written(call.key.clone(), held, object);
+            self.store
+                .insert_written(call.key.clone(), stored.held, stored.written);
         }
-        answer(self, read)
+        answer(self, stored.answer)
     }
 }
 

@@ -398,9 +398,11 @@ pub(super) fn v1_to_v2(object: &Map) -> Map {
                 .and_then(Value::as_int)
                 .map(|u| vec![cpu_metric("current", u)])
         });
-    if let Some(current) = current.filter(|c| !c.is_empty()) {
-        v2_status.insert("currentMetrics", Value::List(current));
-    }
+    // v2's `currentMetrics` has no `omitempty`: a nil list is written as null.
+    match current.filter(|c| !c.is_empty()) {
+        Some(current) => v2_status.insert("currentMetrics", Value::List(current)),
+        None => v2_status.insert("currentMetrics", Value::Null),
+    };
     if let Some(conditions) = annotation(CONDITIONS)
         .and_then(|v| decode_list(&v, v2_condition))
         .filter(|c| !c.is_empty())
