@@ -189,10 +189,23 @@ pub(super) fn webhook_refusal(resource: &Resource, api_version: &str, name: &str
     status::failure(500, "", &webhook_message(resource, version, name), None)
 }
 
+/// How [`webhook_message`] starts its second part, which [`needs_conversion_webhook`] looks for.
+const OFFLINE: &str = "cannot be called offline";
+
+/// Whether `response` is the refusal of a request that only a conversion webhook could
+/// answer (the message names the `kubectl get` that exports the object at the version
+/// wanted).
+pub fn needs_conversion_webhook(response: &Response) -> bool {
+    response.code == 500
+        && response
+            .message()
+            .is_some_and(|m| m.starts_with("conversion webhook for ") && m.contains(OFFLINE))
+}
+
 /// What cannot be done offline, and the command that exports the object at `version`.
-pub fn webhook_message(resource: &Resource, version: &str, name: &str) -> String {
+fn webhook_message(resource: &Resource, version: &str, name: &str) -> String {
     format!(
-        "conversion webhook for {group}/{kind} cannot be called offline: the object is stored at \
+        "conversion webhook for {group}/{kind} {OFFLINE}: the object is stored at \
          another version of {plural}.{group}; export it at {version} with `kubectl get \
          {plural}.{version}.{group} {name} -o yaml --show-managed-fields`",
         group = resource.group,
@@ -210,4 +223,94 @@ fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
         }
     }
     v.as_str().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::http::{APPLY_PATCH, Request};
+    use super::super::server::SetupError;
+    use super::*;
+
+    fn crd(strategy: &str) -> Value {
+        let conversion = if strategy == "Webhook" {
+            r#"{"strategy":"Webhook","webhook":{"clientConfig":{"url":"https://conv.example.com/convert"},"conversionReviewVersions":["v1"]}}"#
+        } else {
+            r#"{"strategy":"None"}"#
+        };
+        let schema = r#"{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}"#;
+        Value::from_json(&format!(
+            r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{{"name":"things.w.example.com"}},
+            "spec":{{"group":"w.example.com","scope":"Namespaced",
+              "names":{{"plural":"things","singular":"thing","kind":"Thing","listKind":"ThingList"}},
+              "conversion":{conversion},
+              "versions":[{{"name":"v1alpha1","served":true,"storage":false,"schema":{schema}}},
+                          {{"name":"v1","served":true,"storage":true,"schema":{schema}}}]}}}}"#
+        ))
+        .unwrap_or(Value::Null)
+    }
+
+    fn apply(server: &mut ApiServer, version: &str, size: i64) -> Response {
+        server.handle(
+            &Request::new(
+                "PATCH",
+                format!("/apis/w.example.com/{version}/namespaces/d/things/t"),
+            )
+            .with_query("fieldManager", "kubectl")
+            .with_body(
+                APPLY_PATCH,
+                format!(
+                    "{{apiVersion: w.example.com/{version}, kind: Thing, metadata: {{name: t}}, spec: {{size: {size}}}}}"
+                ),
+            ),
+        )
+    }
+
+    #[test]
+    fn webhook_conversion_is_refused_with_the_export_command() -> Result<(), SetupError> {
+        let mut server = ApiServer::new();
+        server.add_crd(&crd("Webhook"))?;
+        assert_eq!(apply(&mut server, "v1", 1).code, 201);
+        // The same version needs no conversion.
+        assert_eq!(apply(&mut server, "v1", 2).code, 200);
+        let refused = apply(&mut server, "v1alpha1", 3);
+        assert!(needs_conversion_webhook(&refused));
+        assert_eq!(refused.code, 500);
+        assert_eq!(
+            refused.message(),
+            Some(
+                "conversion webhook for w.example.com/Thing cannot be called offline: the object is \
+                 stored at another version of things.w.example.com; export it at v1alpha1 with \
+                 `kubectl get things.v1alpha1.w.example.com t -o yaml --show-managed-fields`"
+            )
+        );
+        let read = server.handle(&Request::new(
+            "GET",
+            "/apis/w.example.com/v1alpha1/namespaces/d/things/t",
+        ));
+        assert!(needs_conversion_webhook(&read));
+        Ok(())
+    }
+
+    #[test]
+    fn none_strategy_rewrites_the_api_version_and_stores_at_the_storage_version()
+    -> Result<(), SetupError> {
+        let mut server = ApiServer::new();
+        server.add_crd(&crd("None"))?;
+        assert_eq!(apply(&mut server, "v1alpha1", 1).code, 201);
+        let key = ObjectKey::new("w.example.com", "things", "d", "t");
+        let held = server
+            .object(&key)
+            .map(|o| str_at(o, &["apiVersion"]).to_owned());
+        assert_eq!(held.as_deref(), Some("w.example.com/v1"));
+        let read = server.handle(&Request::new(
+            "GET",
+            "/apis/w.example.com/v1alpha1/namespaces/d/things/t",
+        ));
+        assert_eq!(
+            str_at(&read.body, &["apiVersion"]),
+            "w.example.com/v1alpha1"
+        );
+        Ok(())
+    }
 }

@@ -52,6 +52,7 @@ mod status;
 mod store;
 mod yamlerror;
 
+pub use convert::needs_conversion_webhook;
 pub use http::{
     APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, PATCH_TYPES, Request, Response,
     STRATEGIC_MERGE_PATCH,
