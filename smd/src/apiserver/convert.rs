@@ -77,7 +77,7 @@ impl ApiServer {
         resource: &Resource,
         object: &Value,
         api_version: &str,
-        name: &str,
+        at: (&str, &str),
     ) -> Result<Value, Response> {
         let have = api_version_in(object);
         if have == api_version || have.is_empty() {
@@ -86,7 +86,7 @@ impl ApiServer {
         if let Some(crd) = self.crd_of(resource) {
             let strategy = str_at(crd, &["spec", "conversion", "strategy"]);
             if strategy == "Webhook" {
-                return Err(webhook_refusal(resource, api_version, name));
+                return Err(webhook_refusal(resource, api_version, at));
             }
             return Ok(crate::builtin::conversion::convert(object, api_version));
         }
@@ -108,7 +108,8 @@ impl ApiServer {
         key: &ObjectKey,
     ) -> Option<Result<Value, Response>> {
         let held = self.object(key)?;
-        Some(self.convert_for(resource, held, &api_version_of(resource), &key.name))
+        let at = (key.namespace.as_str(), key.name.as_str());
+        Some(self.convert_for(resource, held, &api_version_of(resource), at))
     }
 
     /// An object written through `resource` as the storage holds it: at the storage version.
@@ -164,16 +165,12 @@ impl ApiServer {
         let mut at_storage = resource.clone();
         at_storage.version = storage.rsplit('/').next().unwrap_or(&storage).to_owned();
         let held = ApiServer::read_back(&at_storage, &written);
-        let name = written
-            .as_map()
-            .and_then(|m| m.get("metadata"))
-            .and_then(Value::as_map)
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let at = (
+            str_at(&written, &["metadata", "namespace"]),
+            str_at(&written, &["metadata", "name"]),
+        );
         let answer = self
-            .convert_for(resource, &held, &request, &name)
+            .convert_for(resource, &held, &request, at)
             .unwrap_or_else(|_| held.clone());
         Stored {
             held,
@@ -184,9 +181,13 @@ impl ApiServer {
 }
 
 /// The refusal of a request that needs a conversion webhook: offline there is none to call.
-pub(super) fn webhook_refusal(resource: &Resource, api_version: &str, name: &str) -> Response {
+pub(super) fn webhook_refusal(
+    resource: &Resource,
+    api_version: &str,
+    at: (&str, &str),
+) -> Response {
     let version = api_version.rsplit('/').next().unwrap_or(api_version);
-    status::failure(500, "", &webhook_message(resource, version, name), None)
+    status::failure(500, "", &webhook_message(resource, version, at), None)
 }
 
 /// How [`webhook_message`] starts its second part, which [`needs_conversion_webhook`] looks for.
@@ -202,12 +203,19 @@ pub fn needs_conversion_webhook(response: &Response) -> bool {
             .is_some_and(|m| m.starts_with("conversion webhook for ") && m.contains(OFFLINE))
 }
 
-/// What cannot be done offline, and the command that exports the object at `version`.
-fn webhook_message(resource: &Resource, version: &str, name: &str) -> String {
+/// What cannot be done offline, and the command that exports the object at `version` (`at`:
+/// its namespace, empty for a cluster-scoped one, and name).
+fn webhook_message(resource: &Resource, version: &str, at: (&str, &str)) -> String {
+    let (namespace, name) = at;
+    let namespace = if namespace.is_empty() {
+        String::new()
+    } else {
+        format!(" -n {namespace}")
+    };
     format!(
         "conversion webhook for {group}/{kind} {OFFLINE}: the object is stored at \
          another version of {plural}.{group}; export it at {version} with `kubectl get \
-         {plural}.{version}.{group} {name} -o yaml --show-managed-fields`",
+         {plural}.{version}.{group} {name}{namespace} -o yaml --show-managed-fields`",
         group = resource.group,
         kind = resource.kind,
         plural = resource.plural,
@@ -281,7 +289,7 @@ mod tests {
             Some(
                 "conversion webhook for w.example.com/Thing cannot be called offline: the object is \
                  stored at another version of things.w.example.com; export it at v1alpha1 with \
-                 `kubectl get things.v1alpha1.w.example.com t -o yaml --show-managed-fields`"
+                 `kubectl get things.v1alpha1.w.example.com t -n d -o yaml --show-managed-fields`"
             )
         );
         let read = server.handle(&Request::new(
