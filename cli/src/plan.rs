@@ -504,8 +504,9 @@ pub(crate) fn at_version(live: &Value, manifest: &Object) -> Value {
 /// The words for a request the API server's request handling refuses, naming the manifest.
 pub(crate) fn status_refusal(pair: &Pair, response: &Response) -> Failure {
     if smd::apiserver::needs_conversion_webhook(response) {
+        // The message says what cannot be done offline and how to export the object.
         return Failure::new(format!(
-            "{}: smd cannot answer this offline: {}",
+            "{}: {}",
             pair.applied.origin,
             response.message().unwrap_or_default()
         ));

@@ -736,3 +736,41 @@ fn a_manifest_at_another_version_is_converted_as_the_server_converts() {
         .collect();
     assert_eq!(versions, ["autoscaling/v1", "autoscaling/v2"]);
 }
+
+#[test]
+fn a_webhook_conversion_is_refused_with_the_export_command() {
+    let (code, out, err) = smd(&[
+        "diff",
+        "cli/tests/data/thing-v1-live.yaml",
+        "cli/tests/data/thing-v1alpha1.yaml",
+        "--crd",
+        "cli/tests/data/thing-webhook-crd.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(
+            "cli/tests/data/thing-v1alpha1.yaml: document 1 (line 2): conversion webhook for \
+             w.example.com/Thing cannot be called offline: the object is stored at another \
+             version of things.w.example.com; export it at v1alpha1 with `kubectl get \
+             things.v1alpha1.w.example.com t -n apps -o yaml --show-managed-fields`"
+        ),
+        "{err}"
+    );
+    // The live object's own version needs no webhook.
+    let (code, _, err) = smd(&[
+        "diff",
+        "cli/tests/data/thing-v1-live.yaml",
+        "cli/tests/data/thing-v1.yaml",
+        "--crd",
+        "cli/tests/data/thing-webhook-crd.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(code, 1, "a change: {err}");
+}
