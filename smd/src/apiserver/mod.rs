@@ -35,6 +35,11 @@
 //! The per-kind work is the kind's [`Endpoint`](crate::managedfields::Endpoint); bodies of
 //! built-in kinds go through [`crate::builtin::decode`].
 //!
+//! An object is held at its resource's storage version (an HPA at autoscaling/v2, a custom
+//! resource at its CRD's storage version) and read and written at the others converted, as the
+//! server converts it; a CRD whose versions convert through a webhook is refused with the
+//! `kubectl get` that exports the object at the version wanted (`convert.rs`).
+//!
 //! Not served: list, watch, deletecollection; namespaces need not exist; admission plugins,
 //! registry validation (422 `Invalid` beyond the request's own checks) and the allocation of
 //! cluster IPs and node ports are not done.

@@ -160,13 +160,13 @@ impl TypeResolver {
     }
 }
 
-/// The converter the field manager gives the merge (`versionConverter` with the identity
-/// object converter Go's own test field manager uses): an object already at the asked
-/// version is itself; otherwise it is retyped by its own kind (now without duplicates
-/// allowed), and a kind with no type means the version is not served.
-///
-/// Offline there is nothing to convert with, so a manager at another version sees the object
-/// as it is (the API server would convert it, or drop the manager when the version is gone).
+/// The converter the field manager gives the merge (`versionConverter`): an object already at
+/// the asked version is itself; at another version of its group that the types know, it is
+/// converted as the server's codec converts it ([`crate::builtin::conversion`]: an HPA between
+/// autoscaling/v1 and v2 through the internal version, any other kind by its `apiVersion`, as
+/// a CRD's `None` strategy does) and typed at that version; otherwise it is retyped by its own
+/// kind (the identity object converter Go's own test field manager uses; now without
+/// duplicates allowed), and a kind with no type means the version is not served.
 #[derive(Debug, Clone)]
 pub(crate) struct VersionConverter {
     pub(crate) types: TypeResolver,
