@@ -4,7 +4,7 @@
 //!
 //! Of the built-in kinds a default 1.37 server serves, only autoscaling's
 //! HorizontalPodAutoscaler is served at two versions of one group (v1 and v2, stored as v2;
-//! `conformance/apiserver/scheme/goldens/served.json`); its conversion is in `hpa.rs`. Every
+//! `conformance/apiserver/scheme/goldens/served.json`); its conversion is in `hpa/`. Every
 //! other kind (and a custom resource whose CRD converts with the `None` strategy) only has
 //! its `apiVersion` rewritten.
 
