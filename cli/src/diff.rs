@@ -265,10 +265,13 @@ fn item<'a>(
     show_secrets: bool,
 ) -> Result<Item<'a>, Failure> {
     let pair = &outcome.pair;
-    let before = pair
-        .live
-        .as_ref()
-        .map_or_else(|| Value::Map(Default::default()), |l| l.value.clone());
+    // The live object as `kubectl diff` reads it: at the manifest's version.
+    let before = pair.live.as_ref().map_or_else(
+        || Value::Map(Default::default()),
+        |l| plan::at_version(&l.value, &pair.applied),
+    );
+    // Conflicts name paths at the version each manager used, which the live object keeps.
+    let held = pair.live.as_ref().map_or(&before, |l| &l.value);
     let secret =
         !show_secrets && (secrets::is_secret(&before) || secrets::is_secret(&pair.applied.value));
     let (after, conflicts) = match &outcome.result {
@@ -276,11 +279,11 @@ fn item<'a>(
         Err(Refusal::Server(e @ Error::Conflict(_))) => {
             let conflicts = if secret {
                 // The live and manifest values of each conflict, masked as a pair.
-                let (mut live, mut applied) = (before.clone(), pair.applied.value.clone());
+                let (mut live, mut applied) = (held.clone(), pair.applied.value.clone());
                 secrets::mask_pair(&mut live, &mut applied);
                 plan::conflicts(e, &live, &applied)
             } else {
-                plan::conflicts(e, &before, &pair.applied.value)
+                plan::conflicts(e, held, &pair.applied.value)
             };
             (outcome.forced.clone(), conflicts)
         }

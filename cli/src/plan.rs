@@ -10,6 +10,7 @@ use smd::apiserver::{
 };
 use smd::fieldpath::{Path, Set, Value};
 use smd::managedfields::{Error, Managed, ManagerId, Operation, Timestamp, entries};
+use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
 use super::endpoints::Prepared;
@@ -115,9 +116,26 @@ pub(crate) fn run(prepared: &Prepared<'_>, pairs: Vec<Pair>, request: Request<'_
 }
 
 fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
-    // The resource is the live object's (a manifest of another version is refused by the
-    // field manager, as the server refuses it); a create goes to the manifest's.
-    let gvk = pair.live.as_ref().unwrap_or(&pair.applied).gvk();
+    // The request goes to the manifest's version: a live object at another version of the
+    // same group and kind is held at its own and converted, as the server converts it (an
+    // HPA's autoscaling/v1 and v2, a CRD's versions). A live object of another group (a
+    // cohabiting resource) or kind, or a manifest at a version not served, keeps the live
+    // object's resource, and the field manager refuses the manifest as the server does.
+    let applied = pair.applied.gvk();
+    let gvk = match &pair.live {
+        Some(live) => {
+            let held = live.gvk();
+            if held.group == applied.group
+                && held.kind == applied.kind
+                && prepared.get(&applied).is_ok()
+            {
+                applied
+            } else {
+                held
+            }
+        }
+        None => applied,
+    };
     let (resource, server) = match prepared.get(&gvk) {
         Ok(r) => r,
         Err(message) => {
@@ -428,7 +446,10 @@ pub(crate) fn plan_files(
     let mut prepared = Prepared::new(&server);
     for p in &pairs {
         let object = p.live.as_ref().unwrap_or(&p.applied);
-        prepared.prepare(&object.gvk(), !object.identity().namespace.is_empty());
+        let namespaced = !object.identity().namespace.is_empty();
+        prepared.prepare(&object.gvk(), namespaced);
+        // A manifest at another version of the live object's kind goes to its own version.
+        prepared.prepare(&p.applied.gvk(), namespaced);
     }
     prepared.build();
     let outcomes = run(&prepared, pairs, request);
@@ -458,8 +479,40 @@ fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `live` as a read at `manifest`'s version gives it, when the manifest is another version of
+/// the live object's group and kind (converted as the server converts it, a built-in kind
+/// defaulted at its new version); otherwise `live` itself.
+pub(crate) fn at_version(live: &Value, manifest: &Object) -> Value {
+    let (held, wanted) = (
+        GroupVersionKind::from_api_version(
+            live.as_map()
+                .and_then(|m| m.get("apiVersion"))
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+            manifest.text(&["kind"]),
+        ),
+        manifest.gvk(),
+    );
+    if held.group != wanted.group || held.version == wanted.version || held.kind != wanted.kind {
+        return live.clone();
+    }
+    let mut converted = smd::builtin::conversion::convert(live, manifest.text(&["apiVersion"]));
+    if smd::builtin::is_builtin(&wanted) {
+        smd::builtin::default(&wanted, &mut converted);
+    }
+    converted
+}
+
 /// The words for a request the API server's request handling refuses, naming the manifest.
 pub(crate) fn status_refusal(pair: &Pair, response: &Response) -> Failure {
+    if smd::apiserver::needs_conversion_webhook(response) {
+        // The message says what cannot be done offline and how to export the object.
+        return Failure::new(format!(
+            "{}: {}",
+            pair.applied.origin,
+            response.message().unwrap_or_default()
+        ));
+    }
     Failure::new(format!(
         "{}: the API server would refuse this apply ({} {}): {}",
         pair.applied.origin,

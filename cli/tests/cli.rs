@@ -684,3 +684,93 @@ fn a_stale_resource_version_is_refused_as_the_server_refuses_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_manifest_at_another_version_is_converted_as_the_server_converts() {
+    // The real server's answer (autoscaling-policy.json, hpa-v1-apply-over-v2 step 2): the v1
+    // CPU target is v2's metrics list, which the v2 applier owns.
+    let refused = smd(&[
+        "apply",
+        "cli/tests/data/hpa-v2-live.yaml",
+        "cli/tests/data/hpa-v1-manifests.yaml",
+        "--manager",
+        "legacy",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(refused.0, 3, "{}", refused.2);
+    assert!(
+        refused
+            .2
+            .contains("Apply failed with 1 conflict: conflict with \"kubectl\": .spec.metrics"),
+        "{}",
+        refused.2
+    );
+    // Values the v2 applier set, applied at v1: no conflict; the object as a v1 read shows it
+    // (hpa-v1-read-of-v2 step 2): the CPU metric as the target, the memory one in the
+    // annotation, managedFields entries at their own versions.
+    let (code, out, err) = smd(&[
+        "apply",
+        "cli/tests/data/hpa-v2-live.yaml",
+        "cli/tests/data/hpa-v1-shared.yaml",
+        "--manager",
+        "legacy",
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let object: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(object["apiVersion"], "autoscaling/v1");
+    assert_eq!(object["spec"]["targetCPUUtilizationPercentage"], 60);
+    assert_eq!(
+        object["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/metrics"],
+        "[{\"type\":\"Resource\",\"resource\":{\"name\":\"memory\",\"targetAverageValue\":\"1536Mi\"}}]"
+    );
+    let versions: Vec<&str> = object["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["apiVersion"].as_str().unwrap())
+        .collect();
+    assert_eq!(versions, ["autoscaling/v1", "autoscaling/v2"]);
+}
+
+#[test]
+fn a_webhook_conversion_is_refused_with_the_export_command() {
+    let (code, out, err) = smd(&[
+        "diff",
+        "cli/tests/data/thing-v1-live.yaml",
+        "cli/tests/data/thing-v1alpha1.yaml",
+        "--crd",
+        "cli/tests/data/thing-webhook-crd.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(
+            "cli/tests/data/thing-v1alpha1.yaml: document 1 (line 2): conversion webhook for \
+             w.example.com/Thing cannot be called offline: the object is stored at another \
+             version of things.w.example.com; export it at v1alpha1 with `kubectl get \
+             things.v1alpha1.w.example.com t -n apps -o yaml --show-managed-fields`"
+        ),
+        "{err}"
+    );
+    // The live object's own version needs no webhook.
+    let (code, _, err) = smd(&[
+        "diff",
+        "cli/tests/data/thing-v1-live.yaml",
+        "cli/tests/data/thing-v1.yaml",
+        "--crd",
+        "cli/tests/data/thing-webhook-crd.yaml",
+        "--manager",
+        "kubectl",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(code, 1, "a change: {err}");
+}

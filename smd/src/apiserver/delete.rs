@@ -520,12 +520,14 @@ impl ApiServer {
         let warning = registry
             .unset_policy_warning
             .filter(|_| options.propagation.is_none() && options.orphan_dependents.is_none());
-        let mut response = match self.store.get(&call.key).cloned() {
+        // The object as the request's version reads it (the answer is at that version).
+        let mut response = match self.held_for(&call.resource, &call.key) {
             None => not_found(call),
-            Some(stored) if registry.namespace => {
+            Some(Err(refusal)) => refusal,
+            Some(Ok(stored)) if registry.namespace => {
                 self.delete_namespace(call, &options, registry, stored)
             }
-            Some(stored) => self.delete_stored(call, &options, registry, stored),
+            Some(Ok(stored)) => self.delete_stored(call, &options, registry, stored),
         };
         response.warnings.extend(warning.map(str::to_owned));
         response

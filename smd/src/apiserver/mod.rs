@@ -42,9 +42,15 @@
 //! DefaultTolerationSeconds admission plugins ([`ServiceAccounts`]). The values only a
 //! server chooses are listed ([`SERVICE_SERVER_CHOSEN_FIELDS`], [`POD_SERVER_CHOSEN_FIELDS`]).
 //!
+//! An object is held at its resource's storage version (an HPA at autoscaling/v2, a custom
+//! resource at its CRD's storage version) and read and written at the others converted, as the
+//! server converts it; a CRD whose versions convert through a webhook is refused with the
+//! `kubectl get` that exports the object at the version wanted (`convert.rs`).
+//!
 //! Not served: list, watch, deletecollection; namespaces need not exist; the other admission
 //! plugins (LimitRanger, webhooks) are not run.
 
+mod convert;
 mod decode;
 mod duplicates;
 mod gojson;
@@ -58,6 +64,7 @@ mod status;
 mod store;
 mod yamlerror;
 
+pub use convert::needs_conversion_webhook;
 pub use http::{
     APPLY_PATCH, JSON_PATCH, MAX_REQUEST_BODY_BYTES, MERGE_PATCH, PATCH_TYPES, Request, Response,
     STRATEGIC_MERGE_PATCH,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use smd_fieldpath::{Map, Value};
 use smd_schema::gvk::GroupVersionKind;
 
+use super::convert;
 use super::decode::{self, Target as DecodeTarget, content_type};
 use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
@@ -62,7 +63,7 @@ pub enum SetupError {
 #[derive(Debug, Clone)]
 pub struct ApiServer {
     resources: Arc<Vec<Resource>>,
-    crds: Vec<Value>,
+    pub(super) crds: Vec<Value>,
     /// The structural schema of each custom resource version that has one, by group,
     /// plural and version.
     schemas: BTreeMap<(String, String, String), Arc<Structural>>,
@@ -339,7 +340,7 @@ impl ApiServer {
     /// What a read of `written` (an object as the storage wrote it) gives: a built-in one is
     /// decoded again, so defaulted (a claim's empty status reads as `phase: Pending`); a
     /// custom resource is coerced and defaulted by its schema.
-    fn read_back(&self, resource: &Resource, written: &Value) -> Value {
+    pub(super) fn read_back(&self, resource: &Resource, written: &Value) -> Value {
         let mut read = written.clone();
         if resource.custom {
             let schema = self.schema_of(&resource.group, &resource.plural, &resource.version);
@@ -573,8 +574,10 @@ impl ApiServer {
     }
 
     fn get(&mut self, call: &Call<'_>) -> Response {
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(call),
         };
         if call.target.subresource == "scale" {
             let resource = call.resource.clone();
@@ -797,7 +800,12 @@ impl ApiServer {
         if let Some(refusal) = check_name(&body, &call.target) {
             return refusal;
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
+        let held = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => Some(held),
+            Some(Err(refusal)) => return refusal,
+            None => None,
+        };
+        let Some(stored) = held else {
             if !creates_on_update(&call.resource) {
                 return not_found(call);
             }
@@ -864,8 +872,10 @@ impl ApiServer {
         if let Some(refusal) = check_name(&body, &call.target) {
             return refusal;
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(call),
         };
         let rv = nested_str(&body, &["metadata", "resourceVersion"]);
         if !rv.is_empty() && rv != nested_str(&stored, &["metadata", "resourceVersion"]) {
@@ -943,7 +953,11 @@ impl ApiServer {
         {
             return status::bad_request(&format!("error encoding patch: {e}"));
         }
-        let stored = self.store.get(&call.key).cloned();
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => Some(held),
+            Some(Err(refusal)) => return refusal,
+            None => None,
+        };
         // Only the main resource's apply creates (and a subresource's of a registry whose
         // update creates).
         let creates = call.target.subresource.is_empty()
@@ -1124,8 +1138,10 @@ impl ApiServer {
         {
             return status::bad_request("invalid JSON patch");
         }
-        let Some(stored) = self.store.get(&call.key).cloned() else {
-            return not_found(&call);
+        let stored = match self.held_for(&call.resource, &call.key) {
+            Some(Ok(held)) => held,
+            Some(Err(refusal)) => return refusal,
+            None => return not_found(&call),
         };
         let original = if call.target.subresource == "scale" {
             let resource = call.resource.clone();
@@ -1226,11 +1242,11 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = self.read_back(&call.resource, &object);
+        let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
-            self.store.insert_written(key, read.clone(), object);
+            self.store.insert_written(key, stored.held, stored.written);
         }
-        ok(code, read)
+        ok(code, stored.answer)
     }
 
     /// An updated object stored: unchanged, the stored one (no new revision); else a new
@@ -1270,13 +1286,22 @@ impl ApiServer {
         };
         // A write that gives the bytes the storage holds changes nothing; the answer is the
         // object as read.
-        let written = self
-            .store
-            .written(&call.key)
-            .cloned()
-            .unwrap_or_else(|| stored.clone());
+        let written = match self.store.written(&call.key) {
+            Some(w) => {
+                let version = convert::api_version_of(&call.resource);
+                crate::builtin::conversion::convert(w, &version)
+            }
+            None => stored.clone(),
+        };
         keep_entry_times_of_a_no_op(&written, &mut object);
-        if object == written {
+        // Compared as the storage holds both (a write at another version is converted).
+        let same = if self.storage_api_version(&call.resource).is_some() {
+            self.to_storage(&call.resource, object.clone())
+                == self.to_storage(&call.resource, written)
+        } else {
+            object == written
+        };
+        if same {
             return answer(self, stored.clone());
         }
         // An object the server wrote has its generation; one put in without (a hand-made
@@ -1314,12 +1339,12 @@ impl ApiServer {
                 Value::from(rv),
             );
         }
-        let read = self.read_back(&call.resource, &object);
+        let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
             self.store
-                .insert_written(call.key.clone(), read.clone(), object);
+                .insert_written(call.key.clone(), stored.held, stored.written);
         }
-        answer(self, read)
+        answer(self, stored.answer)
     }
 }
 

@@ -16,10 +16,11 @@
 //!   `kind: PersistentVolumeClaim`.
 //! - autoscaling/v2 HorizontalPodAutoscaler: the annotations autoscaling/v1 keeps the v2
 //!   fields in are dropped.
-//! - autoscaling/v1 HorizontalPodAutoscaler: with no `targetCPUUtilizationPercentage` and no
-//!   metrics annotation, the internal version's default metric (80% CPU) comes back as the
-//!   target; the round-trip annotations are dropped unless they carry a metric the internal
-//!   version keeps.
+//! - autoscaling/v1 HorizontalPodAutoscaler: converted to v2 (which holds what the internal
+//!   version holds) and back ([`super::conversion`]): with no `targetCPUUtilizationPercentage`
+//!   and no metrics annotation, the internal default metric (80% CPU) comes back as the
+//!   target; the round-trip annotations come back for what the internal version holds beside
+//!   the CPU target (other metrics, the behavior, current metrics, conditions).
 //! - core/v1 Secret: `stringData` folded into `data` (its entries winning), and gone.
 //! - core/v1 Node: `spec.podCIDR` and `spec.podCIDRs` kept consistent (the single one wins).
 //!
@@ -96,7 +97,11 @@ pub fn round_trip_internal(kind: &GroupVersionKind, object: &mut Value) -> Resul
                 set_annotation(map, key, None);
             }
         }
-        ("autoscaling", "v1", "HorizontalPodAutoscaler") => hpa_v1(map),
+        ("autoscaling", "v1", "HorizontalPodAutoscaler") => {
+            // v2 holds what the internal version holds: the round trip through it is v1's.
+            let v2 = super::conversion::convert(object, "autoscaling/v2");
+            *object = super::conversion::convert(&v2, "autoscaling/v1");
+        }
         ("", "v1", "Secret") => secret(map),
         ("", "v1", "Node") => node(map),
         _ => {}
@@ -337,57 +342,11 @@ fn requirements_qos(resources: Option<&Map>) -> &'static str {
     qos.unwrap_or("BestEffort")
 }
 
-/// autoscaling/v1's conversion to the internal version and back: the CPU target from the
-/// spec, the other metrics and the behavior from annotations; the annotations written back
-/// only for what the internal version holds beside the CPU target.
-fn hpa_v1(map: &mut Map) {
-    let spec_has_target = map
-        .get("spec")
-        .and_then(Value::as_map)
-        .and_then(|s| s.get("targetCPUUtilizationPercentage"))
-        .is_some_and(|v| !v.is_null());
-    // An annotation that holds the JSON its field needs survives (its text kept); one that
-    // does not is ignored by the conversion, and dropped with the tolerances, which v1 does
-    // not write back.
-    let holds = |key: &str, list: bool| {
-        annotation(map, key)
-            .filter(|t| {
-                Value::from_json(t).is_ok_and(|v| match (&v, list) {
-                    (Value::List(l), true) => !l.is_empty(),
-                    (Value::Map(m), false) => !m.is_empty(),
-                    _ => false,
-                })
-            })
-            .map(str::to_owned)
-    };
-    let behavior = annotation(map, HPA_ROUND_TRIP[1]).and_then(hpa_behavior_text);
-    let keep = [
-        holds(HPA_ROUND_TRIP[0], true),
-        behavior,
-        None,
-        None,
-        holds(HPA_ROUND_TRIP[4], true),
-        holds(HPA_ROUND_TRIP[5], true),
-    ];
-    let other_metrics = keep[0].is_some();
-    for (key, value) in HPA_ROUND_TRIP.iter().zip(keep) {
-        set_annotation(map, key, value);
-    }
-    // No metric at all: the internal version's default, 80% CPU, which converts back as the
-    // target.
-    if !spec_has_target
-        && !other_metrics
-        && let Some(spec) = map.get_mut("spec").and_then(Value::as_map_mut)
-    {
-        spec.insert("targetCPUUtilizationPercentage", Value::Int(80));
-    }
-}
-
 /// The behavior annotation as the conversion reads it into the internal
 /// `HorizontalPodAutoscalerBehavior` (Go field names, matched case-insensitively, no `json`
 /// tags) and writes it back (every field, nil ones as `null`); `None` when it does not decode
 /// or holds neither direction.
-fn hpa_behavior_text(text: &str) -> Option<String> {
+pub(crate) fn hpa_behavior_text(text: &str) -> Option<String> {
     let value = Value::from_json(text).ok()?;
     let Value::Map(behavior) = value else {
         return None;

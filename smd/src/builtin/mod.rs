@@ -9,10 +9,11 @@
 //! [`prepare`] are what the internal version and the strategies do to the fields it alone has.
 
 mod claim;
+pub mod conversion;
 mod gotime;
 pub mod gotypes;
 mod identified;
-mod internal;
+pub(crate) mod internal;
 pub mod quantity;
 mod roundtrip;
 pub(crate) use roundtrip::base64_decode;

@@ -160,13 +160,13 @@ impl TypeResolver {
     }
 }
 
-/// The converter the field manager gives the merge (`versionConverter` with the identity
-/// object converter Go's own test field manager uses): an object already at the asked
-/// version is itself; otherwise it is retyped by its own kind (now without duplicates
-/// allowed), and a kind with no type means the version is not served.
-///
-/// Offline there is nothing to convert with, so a manager at another version sees the object
-/// as it is (the API server would convert it, or drop the manager when the version is gone).
+/// The converter the field manager gives the merge (`versionConverter`): an object already at
+/// the asked version is itself; at another version of its group that the types know, it is
+/// converted as the server's codec converts it ([`crate::builtin::conversion`]: an HPA between
+/// autoscaling/v1 and v2 through the internal version, any other kind by its `apiVersion`, as
+/// a CRD's `None` strategy does) and typed at that version; otherwise it is retyped by its own
+/// kind (the identity object converter Go's own test field manager uses; now without
+/// duplicates allowed), and a kind with no type means the version is not served.
 #[derive(Debug, Clone)]
 pub(crate) struct VersionConverter {
     pub(crate) types: TypeResolver,
@@ -192,6 +192,27 @@ impl Converter for VersionConverter {
             if have == wanted {
                 return Ok(Cow::Borrowed(object));
             }
+        }
+        // Another version of the same group's kind, when the types know it: converted as
+        // the server converts it (through the internal version; a custom resource's
+        // `apiVersion` rewritten, its CRD's `None` strategy), then typed at that version.
+        if let Some(Ok(have)) = api_version.map(parse_group_version)
+            && have.0 == wanted.0
+            && let Some(kind) = value
+                .as_map()
+                .and_then(|m| m.get("kind"))
+                .and_then(Value::as_str)
+            && self
+                .types
+                .type_ref(&GroupVersionKind::new(wanted.0, wanted.1, kind))
+                .is_some()
+        {
+            let converted = crate::builtin::conversion::convert(value, version);
+            return match self.types.to_typed(&converted, false) {
+                Ok(typed) => Ok(Cow::Owned(typed)),
+                Err(e @ TypingError::NoType(_)) => Err(fail(e.to_string(), true)),
+                Err(e) => Err(fail(e.to_string(), false)),
+            };
         }
         if value.as_map().is_none() {
             return Err(fail(
