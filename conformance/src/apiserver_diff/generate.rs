@@ -250,6 +250,10 @@ fn content(k: &Kind, n: &Knobs) -> Map<String, Json> {
         "Ingress" => json!({"spec": {"rules": [{"host": format!("{}.example.com", n.tier),
             "http": {"paths": [{"path": "/", "pathType": "Prefix",
                 "backend": {"service": {"name": NAME, "port": {"number": n.port}}}}]}}]}}),
+        "HorizontalPodAutoscaler" if k.api_version == "autoscaling/v1" => json!({"spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": NAME},
+            "minReplicas": n.replicas, "maxReplicas": 5,
+            "targetCPUUtilizationPercentage": if n.extra { 60 } else { 80 }}}),
         "HorizontalPodAutoscaler" => json!({"spec": {
             "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": NAME},
             "minReplicas": n.replicas, "maxReplicas": 5,
@@ -385,6 +389,9 @@ fn break_rule(k: &Kind, variant: usize, v: &mut Json) {
         ("Ingress", _) => spec["rules"][0]["host"] = json!("Bad_Host"),
         ("HorizontalPodAutoscaler", 0) => spec["minReplicas"] = json!(0),
         ("HorizontalPodAutoscaler", 1) => spec["maxReplicas"] = json!(0),
+        ("HorizontalPodAutoscaler", _) if k.api_version == "autoscaling/v1" => {
+            spec["targetCPUUtilizationPercentage"] = json!(0);
+        }
         ("HorizontalPodAutoscaler", _) => spec["metrics"][0]["type"] = json!("Bogus"),
         ("PodDisruptionBudget", 0) => spec["maxUnavailable"] = json!(1),
         ("PodDisruptionBudget", 1) => spec["minAvailable"] = json!("150%"),
@@ -493,6 +500,16 @@ fn partial_object(k: &Kind, n: &Knobs, rng: &mut Rng) -> Json {
     o
 }
 
+/// The versions besides its own that a kind is served at by a default 1.37 server (its
+/// discovery, `conformance/apiserver/scheme/goldens/served.json`): only the
+/// HorizontalPodAutoscaler's `autoscaling/v1`.
+fn other_versions(k: &Kind) -> &'static [&'static str] {
+    match k.kind {
+        "HorizontalPodAutoscaler" => &["autoscaling/v1"],
+        _ => &[],
+    }
+}
+
 /// A case: `{name, serviceAccount, steps}`, as a scenario case.
 pub fn sequence(seed: u64, index: u64, name: &str) -> Json {
     let mut rng = Rng::for_case(seed, index);
@@ -504,7 +521,16 @@ pub fn sequence(seed: u64, index: u64, name: &str) -> Json {
         if rng.percent(60) {
             knobs.mutate(&mut rng);
         }
-        steps.push(step(&k, &knobs, i == 0, &mut rng));
+        // A kind served at several versions is written at each (the server converts).
+        let at = match other_versions(&k) {
+            [] => k,
+            others if rng.percent(40) => Kind {
+                api_version: rng.pick(others),
+                ..k
+            },
+            _ => k,
+        };
+        steps.push(step(&at, &knobs, i == 0, &mut rng));
     }
     json!({"name": name, "serviceAccount": k.kind == "Pod", "steps": steps})
 }

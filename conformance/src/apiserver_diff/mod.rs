@@ -732,6 +732,22 @@ mod tests {
         for k in generate::KINDS {
             assert!(seen.contains(k.kind), "{} never generated", k.kind);
         }
+        // Every version a kind is served at is written.
+        let mut versions = std::collections::BTreeSet::new();
+        for i in 0..2000 {
+            let c = generate::sequence(1, i, "x");
+            for step in c["steps"].as_array().into_iter().flatten() {
+                if let Some(v) = step["body"]["apiVersion"].as_str() {
+                    versions.insert(format!("{} {v}", step_kind(step)));
+                }
+            }
+        }
+        for v in [
+            "HorizontalPodAutoscaler autoscaling/v1",
+            "HorizontalPodAutoscaler autoscaling/v2",
+        ] {
+            assert!(versions.contains(v), "{v} never written");
+        }
     }
 
     #[test]

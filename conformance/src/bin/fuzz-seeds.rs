@@ -1,6 +1,8 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
-//! openapi, crd, managedfields, and cli from examples/ and cli/tests/data), one file per input, named by a hash of its bytes so reruns are idempotent.
+//! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver from the
+//! real-server scenarios' request sequences), one file per input, named by a hash of its bytes
+//! so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -42,7 +44,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    for (target, bytes) in cli_seeds() {
+    for (target, bytes) in cli_seeds().into_iter().chain(apiserver_seeds()) {
         let dir = out.join(target);
         let mut hasher = DefaultHasher::new();
         bytes.hash(&mut hasher);
@@ -294,3 +296,65 @@ data:
 stringData:
   extra: plain-secret-text
 ";
+
+/// Each real-server scenario case as the `apiserver` target reads a request sequence: a line
+/// `METHOD PATH?QUERY CONTENT-TYPE`, the body, and `%%` between requests.
+fn apiserver_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apiserver/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let Some(doc) = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|t| smd_fieldpath::yaml::from_str(&t).ok())
+            .and_then(|v| serde_json::to_value(v).ok())
+        else {
+            continue;
+        };
+        for case in doc["cases"].as_array().into_iter().flatten() {
+            let requests: Vec<String> = case["steps"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|step| {
+                    let mut path = step["path"]
+                        .as_str()
+                        .unwrap_or("/")
+                        .replace("{namespace}", "ns");
+                    let query: Vec<String> = step["query"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(|(k, v)| {
+                            format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_owned))
+                        })
+                        .collect();
+                    if !query.is_empty() {
+                        path = format!("{path}?{}", query.join("&"));
+                    }
+                    let content_type = step["contentType"].as_str().unwrap_or("application/json");
+                    let body = match (step["bodyText"].as_str(), &step["body"]) {
+                        (Some(text), _) => text.to_owned(),
+                        (None, Json::Null) => String::new(),
+                        (None, body) => body.to_string().replace("{namespace}", "ns"),
+                    };
+                    format!(
+                        "{} {path} {content_type}\n{body}",
+                        step["method"].as_str().unwrap_or("GET")
+                    )
+                })
+                .collect();
+            if !requests.is_empty() {
+                out.push(("apiserver", requests.join("\n%%\n").into_bytes()));
+            }
+        }
+    }
+    out
+}

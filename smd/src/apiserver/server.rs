@@ -757,7 +757,7 @@ impl ApiServer {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
-        if let Some(refusal) = refuse_invalid(call, &object, None) {
+        if let Some(refusal) = refuse_invalid(self, call, &object, None) {
             return refusal;
         }
         if let Some(refusal) = self.refuse_in_storage(call, &key, sent_version) {
@@ -1096,7 +1096,7 @@ impl ApiServer {
                     Ok(o) => o,
                     Err(refusal) => return refusal,
                 };
-                if let Some(refusal) = refuse_invalid(&call, &object, None) {
+                if let Some(refusal) = refuse_invalid(self, &call, &object, None) {
                     return refusal;
                 }
                 let key = call.key.clone();
@@ -1269,7 +1269,7 @@ impl ApiServer {
             return refusal;
         }
         // The strategy validates every update, one that changes nothing too.
-        if let Some(refusal) = refuse_invalid(call, &object, Some(stored)) {
+        if let Some(refusal) = refuse_invalid(self, call, &object, Some(stored)) {
             return refusal;
         }
         let answer = |server: &mut ApiServer, object: Value| {
@@ -1351,9 +1351,27 @@ impl ApiServer {
 /// The registry's 422 for an object its strategy refuses (`rest.BeforeCreate` with no `old`,
 /// `rest.BeforeUpdate` with the stored object). Custom resources are validated by their
 /// CRD's schema, elsewhere.
-fn refuse_invalid(call: &Call<'_>, object: &Value, old: Option<&Value>) -> Option<Response> {
+fn refuse_invalid(
+    server: &ApiServer,
+    call: &Call<'_>,
+    object: &Value,
+    old: Option<&Value>,
+) -> Option<Response> {
+    // Go validates the internal object: a kind served at several versions is validated at its
+    // storage version, whichever version the request wrote.
+    let object = &server.to_storage(&call.resource, object.clone());
+    let old = old.map(|o| server.to_storage(&call.resource, o.clone()));
+    let old = old.as_ref();
     if call.resource.custom {
-        return None;
+        let errors = validation::validate_custom_resource(call.resource.namespaced, object, old);
+        return (!errors.is_empty()).then(|| {
+            status::invalid(
+                &call.resource.group,
+                &call.resource.kind,
+                nested_str(object, &["metadata", "name"]),
+                causes_of(&errors),
+            )
+        });
     }
     // A scale update writes the parent through the main resource's strategy.
     let subresource = match call.target.subresource.as_str() {
@@ -1373,20 +1391,24 @@ fn refuse_invalid(call: &Call<'_>, object: &Value, old: Option<&Value>) -> Optio
     if errors.is_empty() {
         return None;
     }
-    let causes = errors
+    Some(status::invalid(
+        &call.resource.group,
+        &call.resource.kind,
+        nested_str(object, &["metadata", "name"]),
+        causes_of(&errors),
+    ))
+}
+
+/// A Status's causes, one per field error.
+fn causes_of(errors: &[validation::FieldError]) -> Vec<Cause> {
+    errors
         .iter()
         .map(|e| Cause {
             kind: e.kind.reason().to_owned(),
             message: e.body(),
             field: e.field.to_string(),
         })
-        .collect();
-    Some(status::invalid(
-        &call.resource.group,
-        &call.resource.kind,
-        nested_str(object, &["metadata", "name"]),
-        causes,
-    ))
+        .collect()
 }
 
 const MODIFIED: &str =

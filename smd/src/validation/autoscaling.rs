@@ -3,7 +3,7 @@
 //! reference, metric source types and scaling behavior (at v2 and at v1, whose CPU target the
 //! internal version holds as a metric), and its status counters. The bounds' own checks are
 //! declarative (`+k8s:minimum`, `+k8s:required`, enforced in 1.37): their errors come after
-//! the hand-written ones. Not held yet: the metric sources' targets and identifiers, the
+//! the hand-written ones. Not held yet: the targets and identifiers of metric sources other than `resource`, the
 //! behavior's tolerance.
 
 use smd_fieldpath::Value;
@@ -203,6 +203,13 @@ fn metrics(spec: &Value, path: &FieldPath, min: Option<i64>) -> Vec<FieldError> 
         .into_iter()
         .filter(|f| set_at(m, &[f]).is_some())
         .collect();
+        // The first source present is validated (Go's order of the checks above).
+        if present.first() == Some(&"resource") {
+            errs.extend(resource_source(
+                set_at(m, &["resource"]).unwrap_or(&Value::Null),
+                &p.child("resource"),
+            ));
+        }
         let expected = match kind {
             "Object" => Some("object"),
             "Pods" => Some("pods"),
@@ -234,6 +241,79 @@ fn metrics(spec: &Value, path: &FieldPath, min: Option<i64>) -> Vec<FieldError> 
         errs.push(FieldError::forbidden(
             path,
             "must specify at least one Object or External metric to support scaling to zero replicas",
+        ));
+    }
+    errs
+}
+
+/// `validateResourceSource`: the resource's name, its target, and exactly one of a raw value
+/// and a utilization.
+fn resource_source(source: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    if str_at(source, &["name"]).is_empty() {
+        errs.push(FieldError::required(
+            &path.child("name"),
+            "must specify a resource name",
+        ));
+    }
+    let target = set_at(source, &["target"]).unwrap_or(&Value::Null);
+    let target_path = path.child("target");
+    errs.extend(metric_target(target, &target_path));
+    let utilization = set_at(target, &["averageUtilization"]).is_some();
+    let average = set_at(target, &["averageValue"]).is_some();
+    if !utilization && !average {
+        errs.push(FieldError::required(
+            &target_path.child("averageUtilization"),
+            "must set either a target raw value or a target utilization",
+        ));
+    }
+    if utilization && average {
+        errs.push(FieldError::forbidden(
+            &target_path.child("averageValue"),
+            "may not set both a target raw value and a target utilization",
+        ));
+    }
+    errs
+}
+
+/// `validateMetricTarget`: the target's type, positive quantities, a utilization of at least 1.
+fn metric_target(target: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let kind = str_at(target, &["type"]);
+    if kind.is_empty() {
+        errs.push(FieldError::required(
+            &path.child("type"),
+            "must specify a metric target type",
+        ));
+    }
+    if !matches!(kind, "Utilization" | "Value" | "AverageValue") {
+        errs.push(FieldError::invalid(
+            &path.child("type"),
+            BadValue::str(kind),
+            "must be either Utilization, Value, or AverageValue",
+        ));
+    }
+    for field in ["value", "averageValue"] {
+        if let Some(q) = set_at(target, &[field]).and_then(Value::as_str) {
+            let positive = crate::builtin::quantity::compare(q, "0")
+                .is_some_and(|o| o == std::cmp::Ordering::Greater);
+            if !positive {
+                // A *Quantity marshals as its JSON string.
+                errs.push(FieldError::invalid(
+                    &path.child(field),
+                    BadValue::Json(super::json(&Value::from(q))),
+                    "must be positive",
+                ));
+            }
+        }
+    }
+    if let Some(u) = set_at(target, &["averageUtilization"]).and_then(Value::as_int)
+        && u < 1
+    {
+        errs.push(FieldError::invalid(
+            &path.child("averageUtilization"),
+            BadValue::Int(u),
+            "must be greater than 0",
         ));
     }
     errs

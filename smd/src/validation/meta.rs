@@ -58,7 +58,7 @@ fn kube_finalizer_names(object: &Value, path: &FieldPath) -> Vec<FieldError> {
 }
 
 /// apimachinery's `ValidateObjectMeta` (`ValidateObjectMetaAccessor`).
-fn apimachinery_object_meta(
+pub(crate) fn apimachinery_object_meta(
     object: &Value,
     namespaced: bool,
     name_fn: NameFn,
@@ -403,7 +403,11 @@ pub(crate) fn validate_object_meta_update(
 }
 
 /// apimachinery's `ValidateObjectMetaAccessorUpdate`.
-fn apimachinery_object_meta_update(new: &Value, old: &Value, path: &FieldPath) -> Vec<FieldError> {
+pub(crate) fn apimachinery_object_meta_update(
+    new: &Value,
+    old: &Value,
+    path: &FieldPath,
+) -> Vec<FieldError> {
     let null = Value::Null;
     let new_meta = member(new, "metadata").unwrap_or(&null);
     let old_meta = member(old, "metadata").unwrap_or(&null);

@@ -106,6 +106,39 @@ fn distinct(errs: Vec<FieldError>) -> Vec<FieldError> {
         .collect()
 }
 
+/// What apiextensions' custom resource strategy refuses of a custom resource's metadata
+/// (`validateObjectMetaDeclaratively`: apimachinery's `ObjectMeta` checks, names as DNS
+/// subdomains; on an update, its update checks against `old`), with the generic checks of
+/// `rest.ValidateCreate`/`ValidateUpdate`. The CRD's schema validation is not done here.
+pub fn validate_custom_resource(
+    namespaced: bool,
+    object: &Value,
+    old: Option<&Value>,
+) -> Vec<FieldError> {
+    let path = FieldPath::new("metadata");
+    let errs = match old {
+        None => {
+            let errs = meta::apimachinery_object_meta(
+                object,
+                namespaced,
+                names::name_is_dns_subdomain,
+                &path,
+            );
+            if errs.is_empty() {
+                meta::validate_object_meta_accessor(object, namespaced)
+            } else {
+                errs
+            }
+        }
+        Some(old) => {
+            let mut errs = meta::validate_common_fields(object, old);
+            errs.extend(meta::apimachinery_object_meta_update(object, old, &path));
+            errs
+        }
+    };
+    distinct(errs)
+}
+
 /// `ValidateServiceClusterIPsRelatedFields`, which the Service REST's allocator runs on its
 /// input (`svc`, a whole Service; `old`, the stored one on an update) before it allocates.
 pub fn service_cluster_ips(svc: &Value, old: Option<&Value>) -> Vec<FieldError> {
