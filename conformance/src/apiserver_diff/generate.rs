@@ -143,7 +143,7 @@ impl Knobs {
             tier: rng.pick(&["web", "api"]),
             extra: rng.percent(50),
             port: rng.pick(&[80, 8080]),
-            invalid: rng.percent(40),
+            invalid: rng.percent(45),
             explicit_defaults: rng.percent(20),
         }
     }
