@@ -119,25 +119,19 @@ pub fn is_dns1123_label(value: &str) -> Vec<String> {
 
 /// `util/validation.IsDNS1123Subdomain`.
 pub fn is_dns1123_subdomain(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(max_len_error(DNS1123_SUBDOMAIN_MAX));
-    }
-    if !matches_dns1123_subdomain(value) {
-        errs.push(regex_error(
-            DNS1123_SUBDOMAIN_MSG,
-            DNS1123_SUBDOMAIN_FMT,
-            &["example.com"],
-        ));
-    }
-    errs
+    dns1123_subdomain(value, max_len_error)
 }
 
 /// `content.IsDNS1123Subdomain` (lengths in bytes).
 pub fn is_dns1123_subdomain_content(value: &str) -> Vec<String> {
+    dns1123_subdomain(value, max_len_error_bytes)
+}
+
+/// The two packages' subdomain checks, which differ only in how they word the length limit.
+fn dns1123_subdomain(value: &str, too_long: fn(usize) -> String) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(max_len_error_bytes(DNS1123_SUBDOMAIN_MAX));
+        errs.push(too_long(DNS1123_SUBDOMAIN_MAX));
     }
     if !matches_dns1123_subdomain(value) {
         errs.push(regex_error(
