@@ -757,13 +757,17 @@ impl ApiServer {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
-        if let Some(refusal) = refuse_invalid(self, call, &object, None) {
-            return refusal;
-        }
-        if let Some(refusal) = self.refuse_in_storage(call, &key, sent_version) {
-            return refusal;
-        }
-        self.store_answer(call, key, object, 201)
+        let warnings = match validate(self, call, &object, None) {
+            Ok(w) => w,
+            Err(refusal) => return refusal,
+        };
+        // The strategy's warnings go out with the storage's refusal too.
+        let mut response = match self.refuse_in_storage(call, &key, sent_version) {
+            Some(refusal) => refusal,
+            None => self.store_answer(call, key, object, 201),
+        };
+        response.warnings.extend(warnings);
+        response
     }
 
     fn update(&mut self, call: Call<'_>) -> Response {
@@ -1096,17 +1100,21 @@ impl ApiServer {
                     Ok(o) => o,
                     Err(refusal) => return refusal,
                 };
-                if let Some(refusal) = refuse_invalid(self, &call, &object, None) {
-                    return refusal;
-                }
+                let strategy_warnings = match validate(self, &call, &object, None) {
+                    Ok(w) => w,
+                    Err(refusal) => return refusal,
+                };
                 let key = call.key.clone();
                 let mut response = self.store_answer(&call, key, object, 201);
                 let sent_version = nested_str(&patch, &["metadata", "resourceVersion"]);
                 dry_run_keeps_version(&call, &mut response, sent_version);
+                response.warnings = strategy_warnings;
                 response
             }
         };
-        response.warnings = warnings;
+        // The patch's repeated keys were warned of while the field manager ran, before the
+        // strategy's warnings.
+        response.warnings.splice(0..0, warnings);
         response
     }
 
@@ -1268,10 +1276,26 @@ impl ApiServer {
         if let Err(refusal) = self.before_update(call, stored, &mut object) {
             return refusal;
         }
-        // The strategy validates every update, one that changes nothing too.
-        if let Some(refusal) = refuse_invalid(self, call, &object, Some(stored)) {
-            return refusal;
-        }
+        // The strategy validates every update, one that changes nothing too, and warns.
+        let warnings = match validate(self, call, &object, Some(stored)) {
+            Ok(w) => w,
+            Err(refusal) => return refusal,
+        };
+        let mut response = self.store_update(call, stored, object, generation.as_ref());
+        response.warnings.extend(warnings);
+        response
+    }
+
+    /// An update the strategy accepted, written: unchanged, the stored object; else at a new
+    /// revision (the generation, `generation` before, counted up when the spec changed), or
+    /// removed when it leaves a deleted object no finalizer.
+    fn store_update(
+        &mut self,
+        call: &Call<'_>,
+        stored: &Value,
+        mut object: Value,
+        generation: Option<&Value>,
+    ) -> Response {
         let answer = |server: &mut ApiServer, object: Value| {
             if call.target.subresource == "scale" {
                 let resource = call.resource.clone();
@@ -1306,7 +1330,7 @@ impl ApiServer {
         }
         // An object the server wrote has its generation; one put in without (a hand-made
         // live object) gets none invented.
-        if let Some(current) = generation.as_ref().and_then(Value::as_int)
+        if let Some(current) = generation.and_then(Value::as_int)
             && counts_generations(&call.resource)
             && spec_changed(
                 &call.resource,
@@ -1348,15 +1372,16 @@ impl ApiServer {
     }
 }
 
-/// The registry's 422 for an object its strategy refuses (`rest.BeforeCreate` with no `old`,
-/// `rest.BeforeUpdate` with the stored object). Custom resources are validated by their
-/// CRD's schema, elsewhere.
-fn refuse_invalid(
+/// The strategy's validation of an object (`rest.BeforeCreate` with no `old`,
+/// `rest.BeforeUpdate` with the stored object): the registry's 422 for one it refuses, else
+/// the warnings it gives one it accepts (a custom resource's new finalizers; the status
+/// strategy gives none). Custom resources are validated by their CRD's schema, elsewhere.
+fn validate(
     server: &ApiServer,
     call: &Call<'_>,
     object: &Value,
     old: Option<&Value>,
-) -> Option<Response> {
+) -> Result<Vec<String>, Response> {
     // Go validates the internal object: a kind served at several versions is validated at its
     // storage version, whichever version the request wrote.
     let object = &server.to_storage(&call.resource, object.clone());
@@ -1364,13 +1389,17 @@ fn refuse_invalid(
     let old = old.as_ref();
     if call.resource.custom {
         let errors = validation::validate_custom_resource(call.resource.namespaced, object, old);
-        return (!errors.is_empty()).then(|| {
-            status::invalid(
+        if !errors.is_empty() {
+            return Err(status::invalid(
                 &call.resource.group,
                 &call.resource.kind,
                 nested_str(object, &["metadata", "name"]),
                 causes_of(&errors),
-            )
+            ));
+        }
+        return Ok(match call.target.subresource.as_str() {
+            "status" => Vec::new(),
+            _ => validation::custom_resource_warnings(object, old),
         });
     }
     // A scale update writes the parent through the main resource's strategy.
@@ -1389,9 +1418,9 @@ fn refuse_invalid(
         Some(old) => validation::validate_update(&subject, object, old),
     };
     if errors.is_empty() {
-        return None;
+        return Ok(Vec::new());
     }
-    Some(status::invalid(
+    Err(status::invalid(
         &call.resource.group,
         &call.resource.kind,
         nested_str(object, &["metadata", "name"]),

@@ -26,8 +26,10 @@ mod policy;
 mod rbac;
 mod render;
 mod selector;
+mod warnings;
 
 pub use field::{BadValue, ErrorType, FieldError, FieldPath, aggregate, json};
+pub use warnings::custom_resource_warnings;
 
 use smd_fieldpath::Value;
 
@@ -116,14 +118,17 @@ pub fn validate_custom_resource(
     old: Option<&Value>,
 ) -> Vec<FieldError> {
     let path = FieldPath::new("metadata");
-    let errs = match old {
+    // The strategy's metadata errors pass through `FilterCoveredHandwrittenErrors`, whose
+    // `ErrorList.Filter` keeps each text once; the generic checks' errors are kept as they
+    // come, so an update lists what both find twice (no new finalizers while deleting).
+    match old {
         None => {
-            let errs = meta::apimachinery_object_meta(
+            let errs = distinct(meta::apimachinery_object_meta(
                 object,
                 namespaced,
                 names::name_is_dns_subdomain,
                 &path,
-            );
+            ));
             if errs.is_empty() {
                 meta::validate_object_meta_accessor(object, namespaced)
             } else {
@@ -132,11 +137,12 @@ pub fn validate_custom_resource(
         }
         Some(old) => {
             let mut errs = meta::validate_common_fields(object, old);
-            errs.extend(meta::apimachinery_object_meta_update(object, old, &path));
+            errs.extend(distinct(meta::apimachinery_object_meta_update(
+                object, old, &path,
+            )));
             errs
         }
-    };
-    distinct(errs)
+    }
 }
 
 /// `ValidateServiceClusterIPsRelatedFields`, which the Service REST's allocator runs on its
