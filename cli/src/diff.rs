@@ -57,6 +57,13 @@ pub(crate) struct ApplyFlags {
     /// Take the fields other managers own instead of failing with conflicts.
     #[arg(long = "force-conflicts", alias = "force")]
     pub(crate) force_conflicts: bool,
+    /// Show the field manager's result alone: the merged object and managedFields as
+    /// structured-merge-diff's apply computes them (Go's field manager gives the same), before
+    /// the API server's defaulting, registry strategies, validation, admission and storage.
+    /// The live object is taken as given, not defaulted. Compare with the default output to
+    /// tell what the merge did from what the server adds.
+    #[arg(long)]
+    pub(crate) field_manager_only: bool,
     /// Apply through a subresource: `status` or `scale` (the manifest is then an
     /// autoscaling/v1 Scale).
     #[arg(long, value_name = "NAME", default_value = "")]
@@ -100,6 +107,7 @@ impl ApplyFlags {
                 .map_or_else(super::parallel::default_jobs, |n| n.get()),
             preview_forced: false,
             validation: self.validate,
+            field_manager_only: self.field_manager_only,
         })
     }
 }
@@ -400,6 +408,12 @@ fn render_item(
         pair.applied.origin,
         render::inline(&Value::from(request.manager))
     )));
+    if request.field_manager_only {
+        out.push_str(&paint.dim(
+            "# The field manager's result alone (--field-manager-only): not defaulted, \
+             prepared, validated or admitted by the API server.\n",
+        ));
+    }
     if let Err(Refusal::Server(e)) = &item.outcome.result {
         out.push_str(&paint.yellow(&format!(
             "# The API server would refuse this apply (409 Conflict):\n#   {}\n# With --force-conflicts it would store:\n",
@@ -601,6 +615,7 @@ fn report(
         "manager": request.manager,
         "force": request.force,
         "subresource": request.subresource,
+        "fieldManagerOnly": request.field_manager_only,
         "time": request.now.to_string(),
         "items": items,
         "unmatchedLive": unmatched.iter().map(|o| json!({

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 use smd::apiserver::{ApiServer, Resource};
 use smd::fieldpath::Value;
-use smd::managedfields::TypeResolver;
+use smd::managedfields::{Endpoint, TypeResolver};
 use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
@@ -227,14 +227,19 @@ pub(crate) struct Prepared<'a> {
     server: &'a Server,
     api: ApiServer,
     resources: BTreeMap<GroupVersionKind, Result<Resource, String>>,
+    /// With `--field-manager-only`: each resource's endpoint as the field-manager layer
+    /// serves it alone, built once.
+    field_managers: Option<BTreeMap<GroupVersionKind, Endpoint>>,
 }
 
 impl<'a> Prepared<'a> {
-    pub(crate) fn new(server: &'a Server) -> Prepared<'a> {
+    /// `field_manager_only`: the run answers with the field manager's result alone.
+    pub(crate) fn new(server: &'a Server, field_manager_only: bool) -> Prepared<'a> {
         Prepared {
             server,
             api: server.api().clone(),
             resources: BTreeMap::new(),
+            field_managers: field_manager_only.then(BTreeMap::new),
         }
     }
 
@@ -263,6 +268,31 @@ impl<'a> Prepared<'a> {
         for r in &resources {
             let _ = self.api.endpoint(r);
         }
+        if let Some(built) = &mut self.field_managers {
+            for (gvk, resource) in &self.resources {
+                let endpoint = resource
+                    .as_ref()
+                    .ok()
+                    .and_then(|r| self.api.field_manager_endpoint(r));
+                if let Some(endpoint) = endpoint {
+                    built.insert(gvk.clone(), endpoint);
+                }
+            }
+        }
+    }
+
+    /// The field-manager layer's endpoint of `gvk` (`--field-manager-only`).
+    pub(crate) fn field_manager(&self, gvk: &GroupVersionKind) -> Result<&Endpoint, String> {
+        if let Some(endpoint) = self.field_managers.as_ref().and_then(|m| m.get(gvk)) {
+            return Ok(endpoint);
+        }
+        Err(match self.resources.get(gvk) {
+            Some(Err(message)) => message.clone(),
+            Some(Ok(_)) => {
+                format!("{gvk}: its CustomResourceDefinition does not serve this version")
+            }
+            None => self.server.unknown(gvk),
+        })
     }
 
     /// The resource of `gvk` and a copy of the server to send its request to.

@@ -14,6 +14,7 @@ mod chosen;
 mod diff;
 mod endpoints;
 mod external_diff;
+mod fieldmanager;
 mod fields;
 mod fieldsv1;
 mod input;

@@ -30,6 +30,8 @@ pub(crate) struct Request<'a> {
     pub(crate) preview_forced: bool,
     /// What a key set twice in a manifest does (`--validate`).
     pub(crate) validation: super::objects::Validation,
+    /// Answer with the field manager's result alone (`--field-manager-only`).
+    pub(crate) field_manager_only: bool,
 }
 
 /// A manifest and the live object it applies to (none: a create).
@@ -136,17 +138,36 @@ fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
         }
         None => applied,
     };
+    let refused = |pair, message| Outcome {
+        pair,
+        result: Err(Refusal::Unserved(message)),
+        forced: None,
+        server_set: Vec::new(),
+    };
+    // kubectl refuses a manifest without a name before any request: there is no URL to send
+    // it to.
+    let unnamed = pair
+        .live
+        .as_ref()
+        .unwrap_or(&pair.applied)
+        .identity()
+        .name
+        .is_empty();
+    let no_name = || "resource name may not be empty (kubectl refuses to send it)".to_owned();
+    if request.field_manager_only {
+        return match prepared.field_manager(&gvk) {
+            Ok(_) if unnamed => refused(pair, no_name()),
+            Ok(endpoint) => super::fieldmanager::outcome(endpoint, pair, request),
+            Err(message) => refused(pair, message),
+        };
+    }
     let (resource, server) = match prepared.get(&gvk) {
         Ok(r) => r,
-        Err(message) => {
-            return Outcome {
-                pair,
-                result: Err(Refusal::Unserved(message)),
-                forced: None,
-                server_set: Vec::new(),
-            };
-        }
+        Err(message) => return refused(pair, message),
     };
+    if unnamed {
+        return refused(pair, no_name());
+    }
     let mut server_set = Vec::new();
     let mut apply = |force: bool| {
         send(server.clone(), resource, &pair, request, force).map(|(mut object, chosen)| {
@@ -182,12 +203,6 @@ fn send(
     force: bool,
 ) -> Result<(Value, Vec<ServerChoice>), Refusal> {
     let identity = pair.live.as_ref().unwrap_or(&pair.applied).identity();
-    if identity.name.is_empty() {
-        // kubectl refuses it before any request: there is no URL to send it to.
-        return Err(Refusal::Unserved(
-            "resource name may not be empty (kubectl refuses to send it)".to_owned(),
-        ));
-    }
     let namespace = match (resource.namespaced, identity.namespace.as_str()) {
         (false, _) => "",
         (true, "") => "default",
@@ -431,9 +446,9 @@ pub(crate) fn plan_files(
     // A cluster holds a built-in object decoded into its Go type and defaulted, and answers a
     // read with it: a live object from `kubectl get` is unchanged by this, a hand-written one
     // gains what the server would have added, so that neither side of a diff shows defaults
-    // as changes.
+    // as changes. The field manager alone takes the live object as given.
     let mut pairs = pairs;
-    for p in &mut pairs {
+    for p in pairs.iter_mut().filter(|_| !request.field_manager_only) {
         if let Some(live) = &mut p.live {
             let kind = live.gvk();
             if smd::builtin::is_builtin(&kind)
@@ -443,7 +458,7 @@ pub(crate) fn plan_files(
             }
         }
     }
-    let mut prepared = Prepared::new(&server);
+    let mut prepared = Prepared::new(&server, request.field_manager_only);
     for p in &pairs {
         let object = p.live.as_ref().unwrap_or(&p.applied);
         let namespaced = !object.identity().namespace.is_empty();

@@ -33,7 +33,7 @@ fn api_version_in(object: &Value) -> &str {
 
 impl ApiServer {
     /// The CRD serving `resource`, when it is a custom resource.
-    fn crd_of(&self, resource: &Resource) -> Option<&Value> {
+    pub(super) fn crd_of(&self, resource: &Resource) -> Option<&Value> {
         if !resource.custom {
             return None;
         }

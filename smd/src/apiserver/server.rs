@@ -365,7 +365,8 @@ impl ApiServer {
         self.store.remove(key)
     }
 
-    /// The endpoint (field managers, reset fields, scale) of `resource`.
+    /// The endpoint (field managers, reset fields, scale) of `resource`, as this server uses
+    /// it: a built-in kind's with [`Endpoint::with_builtin_decoding`].
     pub fn endpoint(&mut self, resource: &Resource) -> Option<&Endpoint> {
         let key = (
             resource.group.clone(),
@@ -373,29 +374,35 @@ impl ApiServer {
             resource.plural.clone(),
         );
         if !self.endpoints.contains_key(&key) {
-            let crd = self.crds.iter().rev().find(|crd| {
-                nested_str(crd, &["spec", "group"]) == resource.group
-                    && nested_str(crd, &["spec", "names", "plural"]) == resource.plural
-            });
-            // A resource added without its CRD (known from a schema alone) has the built-in
-            // kinds' endpoint: its main resource, resetting nothing.
-            let endpoint = match crd {
-                Some(crd) if resource.custom => {
-                    Endpoint::custom_resource(crd, &resource.version, self.types.clone())?
-                }
-                _ => {
-                    let endpoint =
-                        Endpoint::kubernetes_with_types(resource.gvk(), self.types.clone());
-                    if crate::builtin::is_builtin(&resource.gvk()) {
-                        endpoint.with_builtin_decoding()
-                    } else {
-                        endpoint
-                    }
-                }
+            let endpoint = self.field_manager_endpoint(resource)?;
+            let decodes =
+                self.crd_of(resource).is_none() && crate::builtin::is_builtin(&resource.gvk());
+            let endpoint = if decodes {
+                endpoint.with_builtin_decoding()
+            } else {
+                endpoint
             };
             self.endpoints.insert(key.clone(), Arc::new(endpoint));
         }
         self.endpoints.get(&key).map(AsRef::as_ref)
+    }
+
+    /// The endpoint of `resource` as the field-manager layer serves it alone: the field
+    /// managers of its main resource and subresources, its reset fields, its scale round trip,
+    /// without the decoding and defaulting this server adds to a built-in kind's merged
+    /// object. What [`Endpoint::apply`] answers with it is the field manager's own result,
+    /// as Go's field manager gives it (the `kind: fieldmanager` goldens), under the rest of
+    /// the server's pipeline. `None` when the resource's CRD does not serve its version.
+    pub fn field_manager_endpoint(&self, resource: &Resource) -> Option<Endpoint> {
+        // A resource added without its CRD (known from a schema alone) has the built-in
+        // kinds' endpoint: its main resource, resetting nothing.
+        match self.crd_of(resource) {
+            Some(crd) => Endpoint::custom_resource(crd, &resource.version, self.types.clone()),
+            None => Some(Endpoint::kubernetes_with_types(
+                resource.gvk(),
+                self.types.clone(),
+            )),
+        }
     }
 
     /// Answers `request` at the server's clock.
