@@ -2,3 +2,4 @@
 //! lead writes the real module.
 #![allow(dead_code)]
 pub(crate) mod formats;
+pub(crate) mod pattern;
