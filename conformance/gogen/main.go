@@ -8,6 +8,7 @@
 //	gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
 //	gogen gotypes [--out DIR]
 //	gogen quantities [--out FILE]
+//	gogen crdchecks [--out DIR]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -39,6 +40,10 @@ const usage = `usage:
   gogen quantities [--out FILE]
       write the quantity corpus: texts with resource.Quantity's canonical form or error
       (default ../../smd/tests/data/quantities.json, relative to the gogen module directory)
+  gogen crdchecks [--out DIR]
+      write the corpora of a custom resource's string checks: DIR/crd_formats.json (strfmt's
+      formats, the post-processor's kept formats) and DIR/go_regexp.json (regexp.Compile and
+      MatchString) (default ../../smd/tests/data, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -68,6 +73,8 @@ func main() {
 		os.Exit(runGoTypes(os.Args[2:]))
 	case "quantities":
 		os.Exit(runQuantities(os.Args[2:]))
+	case "crdchecks":
+		os.Exit(runCRDChecks(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -1,8 +1,8 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
 //! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver from the
-//! real-server scenarios' request sequences), one file per input, named by a hash of its bytes
-//! so reruns are idempotent.
+//! real-server scenarios' request sequences, crd_values from the Go corpora of CRD formats and
+//! patterns), one file per input, named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -44,7 +44,11 @@ fn main() -> ExitCode {
             }
         }
     }
-    for (target, bytes) in cli_seeds().into_iter().chain(apiserver_seeds()) {
+    let others = cli_seeds()
+        .into_iter()
+        .chain(apiserver_seeds())
+        .chain(crd_value_seeds());
+    for (target, bytes) in others {
         let dir = out.join(target);
         let mut hasher = DefaultHasher::new();
         bytes.hash(&mut hasher);
@@ -353,6 +357,53 @@ fn apiserver_seeds() -> Vec<(&'static str, Vec<u8>)> {
                 .collect();
             if !requests.is_empty() {
                 out.push(("apiserver", requests.join("\n%%\n").into_bytes()));
+            }
+        }
+    }
+    out
+}
+
+/// The `crd_values` target's input, `pattern \u{1} subject`: each hand-written pattern of
+/// `smd/tests/data/go_regexp.json` with a subject it has, and each format corpus value (as the
+/// subject of an empty pattern).
+fn crd_value_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../smd/tests/data");
+    let read = |name: &str| -> Json {
+        std::fs::read_to_string(data.join(name))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(Json::Null)
+    };
+    let mut out = Vec::new();
+    let regexps = read("go_regexp.json");
+    for case in regexps["cases"].as_array().into_iter().flatten() {
+        let Some(pattern) = case["pattern"].as_str() else {
+            continue;
+        };
+        let subject = ["match", "miss"]
+            .iter()
+            .find_map(|k| {
+                case[k]
+                    .as_array()
+                    .and_then(|l| l.first())
+                    .and_then(Json::as_str)
+            })
+            .unwrap_or_default();
+        out.push((
+            "crd_values",
+            format!("{pattern}\u{1}{subject}").into_bytes(),
+        ));
+    }
+    let formats = read("crd_formats.json");
+    for row in formats["validates"].as_array().into_iter().flatten() {
+        for list in ["valid", "invalid"] {
+            for value in row[list]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_str)
+            {
+                out.push(("crd_values", format!("\u{1}{value}").into_bytes()));
             }
         }
     }
