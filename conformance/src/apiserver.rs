@@ -98,7 +98,6 @@ pub const KNOWN_DISAGREEMENTS: &[(&str, &str, usize, Category)] = &[
         3,
         Conversion,
     ),
-    ("gizmo.yaml", "gizmo-enum-invalid", 1, Validation),
     ("namespace-sa-pvc.yaml", "ns-missing", 1, Admission),
     ("patch.yaml", "patch-merge-change-kind", 2, Validation),
     ("patch.yaml", "patch-merge-wrong-type", 2, Validation),

@@ -2,7 +2,8 @@
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
 //! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver from the
 //! real-server scenarios' request sequences, crd_values from the Go corpora of CRD formats and
-//! patterns), one file per input, named by a hash of its bytes so reruns are idempotent.
+//! patterns, crd_validation from the scenarios' CRD schemas and bodies), one file per input,
+//! named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
 use smd_conformance::load_scenarios;
@@ -47,7 +48,8 @@ fn main() -> ExitCode {
     let others = cli_seeds()
         .into_iter()
         .chain(apiserver_seeds())
-        .chain(crd_value_seeds());
+        .chain(crd_value_seeds())
+        .chain(crd_validation_seeds());
     for (target, bytes) in others {
         let dir = out.join(target);
         let mut hasher = DefaultHasher::new();
@@ -404,6 +406,60 @@ fn crd_value_seeds() -> Vec<(&'static str, Vec<u8>)> {
                 .filter_map(Json::as_str)
             {
                 out.push(("crd_values", format!("\u{1}{value}").into_bytes()));
+            }
+        }
+    }
+    out
+}
+
+/// Each custom resource a real-server scenario writes, with the schema of each version of each
+/// CRD of its file, as the `crd_validation` target reads them: the schema, the object and the
+/// object before it (the case's previous body), separated by lines `%%`.
+fn crd_validation_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apiserver/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let Some(doc) = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|t| smd_fieldpath::yaml::from_str(&t).ok())
+            .and_then(|v| serde_json::to_value(v).ok())
+        else {
+            continue;
+        };
+        let schemas: Vec<String> = doc["crds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|crd| crd["spec"]["versions"].as_array().into_iter().flatten())
+            .map(|v| v["schema"]["openAPIV3Schema"].to_string())
+            .collect();
+        if schemas.is_empty() {
+            continue;
+        }
+        for case in doc["cases"].as_array().into_iter().flatten() {
+            let bodies: Vec<String> = case["steps"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|s| s["body"].is_object())
+                .map(|s| s["body"].to_string())
+                .collect();
+            for schema in &schemas {
+                for (i, body) in bodies.iter().enumerate() {
+                    let old = if i > 0 { &bodies[i - 1] } else { body };
+                    out.push((
+                        "crd_validation",
+                        format!("{schema}\n%%\n{body}\n%%\n{old}").into_bytes(),
+                    ));
+                }
             }
         }
     }

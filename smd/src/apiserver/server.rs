@@ -15,7 +15,7 @@ use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
 use super::store::{ObjectKey, ServerChoice, Store};
-use crate::customresource::{self, Structural};
+use crate::customresource::{self, Structural, Validation};
 use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
@@ -67,6 +67,8 @@ pub struct ApiServer {
     /// The structural schema of each custom resource version that has one, by group,
     /// plural and version.
     schemas: BTreeMap<(String, String, String), Arc<Structural>>,
+    /// The validation of each custom resource version, by group, plural and version.
+    validations: BTreeMap<(String, String, String), Arc<Validation>>,
     types: TypeResolver,
     endpoints: BTreeMap<(String, String, String), Arc<Endpoint>>,
     store: Store,
@@ -125,6 +127,7 @@ impl ApiServer {
             resources: Arc::new(routes::builtin()),
             crds: Vec::new(),
             schemas: BTreeMap::new(),
+            validations: BTreeMap::new(),
             types,
             endpoints: BTreeMap::new(),
             store: Store::default(),
@@ -173,11 +176,17 @@ impl ApiServer {
         let plural = nested_str(crd, &["spec", "names", "plural"]).to_owned();
         self.schemas
             .retain(|(g, p, _), _| !(*g == group && *p == plural));
+        self.validations
+            .retain(|(g, p, _), _| !(*g == group && *p == plural));
         let versions = get(crd, &["spec", "versions"])
             .and_then(Value::as_list)
             .unwrap_or_default();
         for version in versions {
             let version = nested_str(version, &["name"]);
+            self.validations.insert(
+                (group.clone(), plural.clone(), version.to_owned()),
+                Arc::new(Validation::of_version(crd, version)),
+            );
             if let Some(schema) = Structural::of_version(crd, version) {
                 self.schemas.insert(
                     (group.clone(), plural.clone(), version.to_owned()),
@@ -326,6 +335,13 @@ impl ApiServer {
     /// The structural schema of a custom resource's version.
     fn schema_of(&self, group: &str, plural: &str, version: &str) -> Option<Arc<Structural>> {
         self.schemas
+            .get(&(group.to_owned(), plural.to_owned(), version.to_owned()))
+            .cloned()
+    }
+
+    /// The validation of a custom resource's version.
+    fn validation_of(&self, group: &str, plural: &str, version: &str) -> Option<Arc<Validation>> {
+        self.validations
             .get(&(group.to_owned(), plural.to_owned(), version.to_owned()))
             .cloned()
     }
@@ -1382,20 +1398,27 @@ impl ApiServer {
 /// The strategy's validation of an object (`rest.BeforeCreate` with no `old`,
 /// `rest.BeforeUpdate` with the stored object): the registry's 422 for one it refuses, else
 /// the warnings it gives one it accepts (a custom resource's new finalizers; the status
-/// strategy gives none). Custom resources are validated by their CRD's schema, elsewhere.
+/// strategy gives none).
 fn validate(
     server: &ApiServer,
     call: &Call<'_>,
     object: &Value,
     old: Option<&Value>,
 ) -> Result<Vec<String>, Response> {
-    // Go validates the internal object: a kind served at several versions is validated at its
-    // storage version, whichever version the request wrote.
-    let object = &server.to_storage(&call.resource, object.clone());
-    let old = old.map(|o| server.to_storage(&call.resource, o.clone()));
-    let old = old.as_ref();
     if call.resource.custom {
-        let errors = validation::validate_custom_resource(call.resource.namespaced, object, old);
+        // A custom resource is validated at the request's version, by that version's schema.
+        let schema = server.validation_of(
+            &call.resource.group,
+            &call.resource.plural,
+            &call.resource.version,
+        );
+        let errors = validation::validate_custom_resource(
+            call.resource.namespaced,
+            object,
+            old,
+            schema.as_deref(),
+            &call.target.subresource,
+        );
         if !errors.is_empty() {
             return Err(status::invalid(
                 &call.resource.group,
@@ -1409,6 +1432,11 @@ fn validate(
             _ => validation::custom_resource_warnings(object, old),
         });
     }
+    // Go validates the internal object: a kind served at several versions is validated at its
+    // storage version, whichever version the request wrote.
+    let object = &server.to_storage(&call.resource, object.clone());
+    let old = old.map(|o| server.to_storage(&call.resource, o.clone()));
+    let old = old.as_ref();
     // A scale update writes the parent through the main resource's strategy.
     let subresource = match call.target.subresource.as_str() {
         "scale" => "",

@@ -16,6 +16,7 @@
 //! | `pruning.rs` | pruning, the removal of forbidden `null`s, the pruning of the schema's defaults |
 //! | `defaulting.rs` | structural defaulting |
 //! | `objectmeta.rs` | the metadata of embedded resources coerced through `ObjectMeta` |
+//! | `validation/` | [`Validation`]: the values the schema allows, the scale paths, duplicates |
 
 use smd_fieldpath::Value;
 
@@ -23,10 +24,10 @@ mod defaulting;
 mod objectmeta;
 mod pruning;
 mod structural;
-// Branch h2 only, for the leaf modules to compile; the lead declares the module.
-pub(crate) mod validation;
+pub mod validation;
 
 pub use structural::Structural;
+pub use validation::Validation;
 
 /// Why a body cannot be decoded: the coercer's error, in the server's words (what follows
 /// `<Kind> in version "<v>" cannot be handled as a <Kind>: `).
@@ -110,9 +111,61 @@ pub fn default(object: &mut Value, schema: Option<&Structural>) {
 /// An object read from storage: coerced leniently, then defaulted (what every answer and
 /// every read of a custom resource shows).
 pub fn read(object: &mut Value, schema: Option<&Structural>) {
+    whole_numbers(object);
     // The storage's coercer drops what does not decode; it cannot fail.
     let _ = coerce(object, schema, Reading::Storage);
     default(object, schema);
+}
+
+/// A custom resource's numbers as the storage reads them back: Go's `encoding/json` writes a
+/// whole float64 below 1e21 without a fraction (`2.0` is stored as `2`), and the decoder reads
+/// such a number as an int64 where it fits.
+fn whole_numbers(value: &mut Value) {
+    if let Some(read) = read_back_number(value) {
+        *value = read;
+    }
+}
+
+/// `value` with its whole floats made integers, `None` when it has none (maps are shared: one
+/// is copied only where it changes).
+fn read_back_number(value: &Value) -> Option<Value> {
+    match value {
+        // Within ±2^63 the conversion is exact; beyond it Go reads a float back.
+        Value::Float(f)
+            if f.fract() == 0.0
+                && f.abs() < 1e21
+                && *f >= -9_223_372_036_854_775_808.0
+                && *f < 9_223_372_036_854_775_808.0 =>
+        {
+            Some(Value::Int(*f as i64))
+        }
+        Value::List(items) => {
+            let changed: Vec<Option<Value>> = items.iter().map(read_back_number).collect();
+            changed.iter().any(Option::is_some).then(|| {
+                Value::List(
+                    changed
+                        .into_iter()
+                        .zip(items)
+                        .map(|(c, old)| c.unwrap_or_else(|| old.clone()))
+                        .collect(),
+                )
+            })
+        }
+        Value::Map(map) => {
+            let changed: Vec<(String, Value)> = map
+                .iter()
+                .filter_map(|(k, v)| read_back_number(v).map(|c| (k.to_owned(), c)))
+                .collect();
+            (!changed.is_empty()).then(|| {
+                let mut copy = map.clone();
+                for (k, v) in changed {
+                    copy.insert(&k, v);
+                }
+                Value::Map(copy)
+            })
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -237,23 +237,25 @@ impl FieldError {
     /// `field.TooLong(path, value, max)`: Go's detail for a known maximum, or none for
     /// `max < 0`.
     pub fn too_long(field: &FieldPath, max: i64) -> FieldError {
-        let detail = if max >= 0 {
-            format!("may not be more than {max} bytes")
-        } else {
-            "value is too long".to_owned()
+        let detail = match max {
+            1 => "may not be more than 1 byte".to_owned(),
+            m if m >= 0 => format!("may not be more than {m} bytes"),
+            _ => "value is too long".to_owned(),
         };
         FieldError::new(ErrorType::TooLong, field, BadValue::Omit, detail)
     }
 
-    /// `field.TooMany(path, actual, max)`.
+    /// `field.TooMany(path, actual, max)`: the count shown unless negative.
     pub fn too_many(field: &FieldPath, actual: i64, max: i64) -> FieldError {
-        let (value, detail) = if actual >= 0 {
-            (
-                BadValue::Int(actual),
-                format!("must have at most {max} items"),
-            )
+        let detail = match max {
+            1 => "must have at most 1 item".to_owned(),
+            m if m >= 0 => format!("must have at most {m} items"),
+            _ => "has too many items".to_owned(),
+        };
+        let value = if actual >= 0 {
+            BadValue::Int(actual)
         } else {
-            (BadValue::Omit, format!("must have at most {max} items"))
+            BadValue::Omit
         };
         FieldError::new(ErrorType::TooMany, field, value, detail)
     }

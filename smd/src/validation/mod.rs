@@ -18,7 +18,7 @@ mod batch;
 mod core;
 mod field;
 mod generic;
-mod meta;
+pub(crate) mod meta;
 pub mod names;
 mod networking;
 mod pod;
@@ -108,14 +108,18 @@ fn distinct(errs: Vec<FieldError>) -> Vec<FieldError> {
         .collect()
 }
 
-/// What apiextensions' custom resource strategy refuses of a custom resource's metadata
+/// What apiextensions' custom resource strategy refuses of a custom resource: its metadata
 /// (`validateObjectMetaDeclaratively`: apimachinery's `ObjectMeta` checks, names as DNS
-/// subdomains; on an update, its update checks against `old`), with the generic checks of
-/// `rest.ValidateCreate`/`ValidateUpdate`. The CRD's schema validation is not done here.
+/// subdomains; on an update, its update checks against `old`), then what its version's
+/// `schema` refuses (values, scale paths, duplicates; the status's alone for a `status`
+/// update), with the generic checks of `rest.ValidateCreate`/`ValidateUpdate`. `object` and
+/// `old` are at the request's version.
 pub fn validate_custom_resource(
     namespaced: bool,
     object: &Value,
     old: Option<&Value>,
+    schema: Option<&crate::customresource::Validation>,
+    subresource: &str,
 ) -> Vec<FieldError> {
     let path = FieldPath::new("metadata");
     // The strategy's metadata errors pass through `FilterCoveredHandwrittenErrors`, whose
@@ -123,12 +127,15 @@ pub fn validate_custom_resource(
     // come, so an update lists what both find twice (no new finalizers while deleting).
     match old {
         None => {
-            let errs = distinct(meta::apimachinery_object_meta(
+            let mut errs = distinct(meta::apimachinery_object_meta(
                 object,
                 namespaced,
                 names::name_is_dns_subdomain,
                 &path,
             ));
+            if let Some(schema) = schema {
+                errs.extend(schema.validate_create(object));
+            }
             if errs.is_empty() {
                 meta::validate_object_meta_accessor(object, namespaced)
             } else {
@@ -140,6 +147,11 @@ pub fn validate_custom_resource(
             errs.extend(distinct(meta::apimachinery_object_meta_update(
                 object, old, &path,
             )));
+            match (schema, subresource) {
+                (Some(s), "status") => errs.extend(s.validate_status_update(object, old)),
+                (Some(s), _) => errs.extend(s.validate_update(object, old)),
+                (None, _) => {}
+            }
             errs
         }
     }
