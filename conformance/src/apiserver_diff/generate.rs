@@ -1,5 +1,5 @@
 //! Random request sequences for the differential run against the real kube-apiserver: every
-//! request kind of issue 12 item 3 over the built-in kinds users apply and one custom resource.
+//! request kind of issue 12 item 3 over the built-in kinds users apply and two custom resources.
 //!
 //! A sequence works on one object (its kind and name fixed), so that `{resourceVersion}` in a
 //! body means that object's latest version on both sides. Its fields are drawn from a few knobs
@@ -108,17 +108,39 @@ pub const KINDS: &[Kind] = &[
         scale: true,
         built_in: false,
     },
+    // A custom resource whose schema validates its values (`crd-validation.yaml`); its
+    // v1alpha1 takes any value, so that v1 updates meet stored values v1 refuses (ratcheting).
+    Kind {
+        kind: "Knob",
+        api_version: "checks.example.com/v1",
+        plural: "knobs",
+        namespaced: true,
+        scale: true,
+        built_in: false,
+    },
 ];
 
-/// The CRD of the custom resource the sequences write (the one of the real-server scenarios).
+/// The CRDs of the custom resources the sequences write (those of the real-server scenarios).
 pub fn crds() -> Result<Vec<Json>, String> {
-    let text = include_str!("../../apiserver/scenarios/widget.yaml");
-    let file = smd_fieldpath::yaml::from_str(text).map_err(|e| format!("widget.yaml: {e}"))?;
-    let file = serde_json::to_value(file).map_err(|e| e.to_string())?;
-    file["crds"]
-        .as_array()
-        .cloned()
-        .ok_or_else(|| "widget.yaml declares no CRD".to_owned())
+    let mut out = Vec::new();
+    for (name, text) in [
+        (
+            "widget.yaml",
+            include_str!("../../apiserver/scenarios/widget.yaml"),
+        ),
+        (
+            "crd-validation.yaml",
+            include_str!("../../apiserver/scenarios/crd-validation.yaml"),
+        ),
+    ] {
+        let file = smd_fieldpath::yaml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+        let file = serde_json::to_value(file).map_err(|e| e.to_string())?;
+        let crds = file["crds"]
+            .as_array()
+            .ok_or_else(|| format!("{name} declares no CRD"))?;
+        out.extend(crds.iter().cloned());
+    }
+    Ok(out)
 }
 
 /// The values a sequence's object is drawn from; a step changes one of them at a time.
@@ -286,6 +308,15 @@ fn content(k: &Kind, n: &Knobs) -> Map<String, Json> {
         "PersistentVolumeClaim" => json!({"spec": {"accessModes": ["ReadWriteOnce"],
             "resources": {"requests": {"storage": format!("{}Gi", n.replicas)}}}}),
         "Pod" => json!({"spec": pod_spec(n, None)}),
+        "Knob" => {
+            let mode = if n.tier == "api" { "safe" } else { "fast" };
+            let mut spec = json!({"size": n.replicas, "mode": mode, "labels": {"tier": n.tier},
+                "ports": [{"port": n.port, "name": "http"}]});
+            if n.extra {
+                spec["tags"] = json!([n.tier, "extra"]);
+            }
+            json!({"spec": spec})
+        }
         _ => {
             let mut spec = json!({"replicas": n.replicas, "color": n.tier});
             if n.extra {
@@ -416,6 +447,9 @@ fn break_rule(k: &Kind, variant: usize, v: &mut Json) {
         ("Pod", 0) => spec["restartPolicy"] = json!("Sometimes"),
         ("Pod", 1) => spec["containers"][0]["name"] = json!("Bad_Name"),
         ("Pod", _) => spec["containers"][0]["image"] = json!(""),
+        ("Knob", 0) => spec["size"] = json!(50),
+        ("Knob", 1) => spec["mode"] = json!("reckless"),
+        ("Knob", _) => spec["ports"][0]["name"] = json!("toolongname"),
         // The others break a rule of their metadata (see `metadata`).
         _ => {}
     }
@@ -451,6 +485,9 @@ fn status(k: &Kind, n: &Knobs) -> Json {
         }
         "Pod" => json!({"phase": "Pending", "message": n.tier}),
         "Widget" => json!({"replicas": n.replicas, "phase": n.tier}),
+        "Knob" => {
+            json!({"replicas": n.replicas, "phase": if n.extra { "Ready" } else { "Failed" }})
+        }
         _ => json!({"observedGeneration": 1}),
     }
 }
@@ -506,6 +543,7 @@ fn partial_object(k: &Kind, n: &Knobs, rng: &mut Rng) -> Json {
 fn other_versions(k: &Kind) -> &'static [&'static str] {
     match k.kind {
         "HorizontalPodAutoscaler" => &["autoscaling/v1"],
+        "Knob" => &["checks.example.com/v1alpha1"],
         _ => &[],
     }
 }

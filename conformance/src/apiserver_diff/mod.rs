@@ -183,7 +183,7 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
     };
     let c = if let Some(c) = go_varies(server, detail) {
         c
-    } else if kind == "Widget"
+    } else if matches!(kind, "Widget" | "Knob")
         && (detail.contains("unknown field") || first.starts_with("object: "))
     {
         // What a custom resource's schema prunes and defaults (issue 13, item 4): the unknown
@@ -255,7 +255,7 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
             .collect::<Vec<_>>()
             .join("[]");
         format!("issue 13, stored object{stored}: {kind} {field}")
-    } else if kind == "Widget" {
+    } else if matches!(kind, "Widget" | "Knob") {
         format!("item 6, managedFields{stored}: {kind} {request}")
     } else {
         format!("item 4, defaulting (managedFields differ){stored}: {kind} {request}")
