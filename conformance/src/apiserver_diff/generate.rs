@@ -165,7 +165,7 @@ impl Knobs {
             tier: rng.pick(&["web", "api"]),
             extra: rng.percent(50),
             port: rng.pick(&[80, 8080]),
-            invalid: rng.percent(45),
+            invalid: rng.percent(50),
             explicit_defaults: rng.percent(20),
         }
     }
