@@ -142,3 +142,122 @@ fn man_pages_for_smd_and_each_subcommand() {
     assert_eq!(code, 2);
     assert!(err.contains("`smd-version` has no subcommands"), "{err}");
 }
+
+/// Installed as `kubectl-smd` on PATH, kubectl runs it as `kubectl smd`: the help says so.
+/// (A link, not a copy: running a file just written races with other tests' forks, which can
+/// hold it open for writing: "text file busy".)
+#[cfg(unix)]
+#[test]
+fn as_a_kubectl_plugin_the_help_says_kubectl_smd() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("kubectl-smd");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_smd"), &plugin).unwrap();
+    let output = Command::new(&plugin)
+        .args(["diff", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success());
+    assert!(help.contains("Usage: kubectl smd diff [OPTIONS]"), "{help}");
+    let output = Command::new(&plugin).arg("version").output().unwrap();
+    assert!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .starts_with("smd ")
+    );
+}
+
+/// The krew manifest template is a krew `Plugin` whose every platform installs the binary as
+/// `kubectl-smd`, and whose every placeholder `docs/install.md` explains.
+#[test]
+fn the_krew_manifest_template_installs_kubectl_smd() {
+    use smd::fieldpath::{Value, yaml};
+    let text = std::fs::read_to_string(root().join("dist/krew/smd.yaml")).unwrap();
+    let manifest = yaml::from_str(&text).unwrap();
+    let get = |v: &Value, path: &[&str]| -> Value {
+        path.iter().fold(v.clone(), |v, key| {
+            v.as_map()
+                .and_then(|m| m.get(key))
+                .cloned()
+                .unwrap_or_else(|| panic!("no {key} in {path:?}"))
+        })
+    };
+    let text_of = |v: &Value, path: &[&str]| get(v, path).as_str().unwrap().to_owned();
+    assert_eq!(
+        text_of(&manifest, &["apiVersion"]),
+        "krew.googlecontainertools.github.com/v1alpha2"
+    );
+    assert_eq!(text_of(&manifest, &["kind"]), "Plugin");
+    assert_eq!(text_of(&manifest, &["metadata", "name"]), "smd");
+    assert_eq!(text_of(&manifest, &["spec", "version"]), "v${VERSION}");
+    // The description names the minor release smd answers for.
+    let minor: Vec<&str> = smd_schema::kubernetes::KUBERNETES_VERSION
+        .split('.')
+        .take(2)
+        .collect();
+    let description = text_of(&manifest, &["spec", "description"]);
+    assert!(
+        description.contains(&format!("(v{})", minor.join("."))),
+        "{description}"
+    );
+
+    let platforms = get(&manifest, &["spec", "platforms"]);
+    let platforms = platforms.as_list().unwrap();
+    let mut seen = Vec::new();
+    for platform in platforms {
+        let os = text_of(platform, &["selector", "matchLabels", "os"]);
+        let arch = text_of(platform, &["selector", "matchLabels", "arch"]);
+        let bin = if os == "windows" {
+            "kubectl-smd.exe"
+        } else {
+            "kubectl-smd"
+        };
+        assert_eq!(text_of(platform, &["bin"]), bin, "{os}/{arch}");
+        let files = get(platform, &["files"]);
+        let from: Vec<String> = files
+            .as_list()
+            .unwrap()
+            .iter()
+            .map(|f| text_of(f, &["from"]))
+            .collect();
+        assert_eq!(from, [bin, "LICENSE"], "{os}/{arch}");
+        let sha = text_of(platform, &["sha256"]);
+        assert_eq!(
+            sha,
+            format!("${{SHA256_{}_{}}}", os.to_uppercase(), arch.to_uppercase())
+        );
+        assert!(text_of(platform, &["uri"]).starts_with("${BASE_URL}/smd-v${VERSION}-"));
+        seen.push(format!("{os}/{arch}"));
+    }
+    assert_eq!(
+        seen,
+        [
+            "linux/amd64",
+            "linux/arm64",
+            "darwin/amd64",
+            "darwin/arm64",
+            "windows/amd64"
+        ]
+    );
+
+    let install = std::fs::read_to_string(root().join("docs/install.md")).unwrap();
+    // The placeholders of the manifest itself (its comment says `${...}` of them all).
+    let body: String = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut rest = body.as_str();
+    let mut placeholders = 0;
+    while let Some(at) = rest.find("${") {
+        placeholders += 1;
+        let end = rest[at..].find('}').unwrap() + at;
+        let placeholder = &rest[at + 2..end];
+        assert!(
+            install.contains(placeholder),
+            "docs/install.md does not explain ${{{placeholder}}}"
+        );
+        rest = &rest[end..];
+    }
+    assert!(placeholders > 10, "{placeholders}");
+}
