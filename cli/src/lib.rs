@@ -18,6 +18,7 @@ mod fieldmanager;
 mod fields;
 mod fieldsv1;
 mod input;
+mod install;
 mod json;
 mod objects;
 mod parallel;
@@ -155,6 +156,17 @@ enum Command {
     /// Schemas: convert OpenAPI documents, list types and kinds, lint list and map markers.
     #[command(subcommand)]
     Schema(schema::Command),
+    /// The smd version and the Kubernetes version it answers for.
+    Version,
+    /// A shell completion script, for bash, zsh, fish, powershell or elvish.
+    ///
+    /// Example: smd completions bash > /etc/bash_completion.d/smd
+    Completions(install::CompletionsArgs),
+    /// The man page smd(1), or a subcommand's (smd-diff(1)), in roff, generated from these
+    /// very flags.
+    ///
+    /// Example: smd man > ~/.local/share/man/man1/smd.1; smd man diff | man -l -
+    Man(install::ManArgs),
 }
 
 /// An error for the user: what went wrong, already naming the file and the place.
@@ -242,6 +254,9 @@ fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitC
         Command::Validate(args) => validate::run(args, out).map(|()| Status::Ok),
         Command::FieldsV1(command) => fieldsv1::run(command, out).map(|()| Status::Ok),
         Command::Schema(command) => schema::run(command, out),
+        Command::Version => install::version(out).map(|()| Status::Ok),
+        Command::Completions(args) => install::completions(args, out).map(|()| Status::Ok),
+        Command::Man(args) => install::man(args, out).map(|()| Status::Ok),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -31,6 +31,12 @@ use std::sync::{Arc, OnceLock};
 use crate::Schema;
 use crate::gvk::GvkIndex;
 
+/// The Kubernetes release smd answers for: its embedded schema, and the API server whose
+/// answers it gives (`smd version` prints it). The Go generator and the real-server build pin
+/// the same release (`conformance/gogen/openapi.go`, `conformance/apiserver/build`); a test of
+/// the CLI checks the three agree.
+pub const KUBERNETES_VERSION: &str = "1.37.2";
+
 static COMPACT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/v1_37.bin"));
 
 /// The canonical form the Go generator writes: SMD's schema format as JSON (a YAML document,
