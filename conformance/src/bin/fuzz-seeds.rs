@@ -306,24 +306,8 @@ stringData:
 /// Each real-server scenario case as the `apiserver` target reads a request sequence: a line
 /// `METHOD PATH?QUERY CONTENT-TYPE`, the body, and `%%` between requests.
 fn apiserver_seeds() -> Vec<(&'static str, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apiserver/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for file in files {
-        let Some(doc) = std::fs::read_to_string(&file)
-            .ok()
-            .and_then(|t| smd_fieldpath::yaml::from_str(&t).ok())
-            .and_then(|v| serde_json::to_value(v).ok())
-        else {
-            continue;
-        };
+    for doc in real_server_scenarios() {
         for case in doc["cases"].as_array().into_iter().flatten() {
             let requests: Vec<String> = case["steps"]
                 .as_array()
@@ -416,24 +400,8 @@ fn crd_value_seeds() -> Vec<(&'static str, Vec<u8>)> {
 /// CRD of its file, as the `crd_validation` target reads them: the schema, the object and the
 /// object before it (the case's previous body), separated by lines `%%`.
 fn crd_validation_seeds() -> Vec<(&'static str, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apiserver/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for file in files {
-        let Some(doc) = std::fs::read_to_string(&file)
-            .ok()
-            .and_then(|t| smd_fieldpath::yaml::from_str(&t).ok())
-            .and_then(|v| serde_json::to_value(v).ok())
-        else {
-            continue;
-        };
+    for doc in real_server_scenarios() {
         let schemas: Vec<String> = doc["crds"]
             .as_array()
             .into_iter()
@@ -464,4 +432,27 @@ fn crd_validation_seeds() -> Vec<(&'static str, Vec<u8>)> {
         }
     }
     out
+}
+
+/// The real-server scenario files (`apiserver/scenarios/*.yaml`), read as JSON, in name order;
+/// a file that does not read is left out (the goldens test reports it).
+fn real_server_scenarios() -> Vec<Json> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apiserver/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .filter_map(|file| {
+            std::fs::read_to_string(file)
+                .ok()
+                .and_then(|t| smd_fieldpath::yaml::from_str(&t).ok())
+                .and_then(|v| serde_json::to_value(v).ok())
+        })
+        .collect()
 }
