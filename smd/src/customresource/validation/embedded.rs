@@ -19,7 +19,7 @@ pub(crate) fn embedded(schema: &Node, object: &Value) -> Vec<FieldError> {
 fn walk(s: &Node, x: &Value, path: &FieldPath, out: &mut Vec<FieldError>) {
     match x {
         Value::Map(map) => {
-            if s.embedded {
+            if s.checks.embedded {
                 resource(map, path, out);
             }
             for (k, v) in map.iter() {

@@ -77,23 +77,23 @@ impl Correlation {
         old: &'o Value,
     ) -> Option<Vec<Option<&'o Value>>> {
         let old_items = old.as_list()?;
-        if s.list_type.as_deref() != Some("map") {
+        if s.checks.list_type.as_deref() != Some("map") {
             return None;
         }
-        let keyed = s.types.len() == 1 && s.has_type("array") && !s.map_keys.is_empty();
+        let keyed = s.types.len() == 1 && s.has_type("array") && !s.checks.map_keys.is_empty();
         if !keyed || old_items.is_empty() {
             return Some(vec![None; items.len()]);
         }
         let mut by_key: HashMap<Vec<KeyPart>, &'o Value> = HashMap::new();
         for o in old_items {
-            if let Some(k) = item_key(&s.map_keys, o) {
+            if let Some(k) = item_key(&s.checks.map_keys, o) {
                 by_key.entry(k).or_insert(o);
             }
         }
         Some(
             items
                 .iter()
-                .map(|i| item_key(&s.map_keys, i).and_then(|k| by_key.get(&k).copied()))
+                .map(|i| item_key(&s.checks.map_keys, i).and_then(|k| by_key.get(&k).copied()))
                 .collect(),
         )
     }

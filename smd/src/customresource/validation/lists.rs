@@ -40,7 +40,7 @@ fn in_value(s: &Node, value: &Value, path: &FieldPath, out: &mut Vec<FieldError>
 }
 
 fn in_list(s: &Node, items: &[Value], path: &FieldPath, out: &mut Vec<FieldError>) {
-    match s.list_type.as_deref() {
+    match s.checks.list_type.as_deref() {
         Some("set") => {
             for i in repeated(items.iter().map(Some)) {
                 out.push(FieldError::duplicate(
@@ -72,7 +72,7 @@ fn map_keys(s: &Node, items: &[Value], path: &FieldPath, out: &mut Vec<FieldErro
         ));
         return;
     }
-    if let [key] = s.map_keys.as_slice() {
+    if let [key] = s.checks.map_keys.as_slice() {
         // An item without the key (or a null item) has the "unspecified" key, shared by all.
         let keys: Vec<Option<&Value>> = items
             .iter()
@@ -95,7 +95,7 @@ fn map_keys(s: &Node, items: &[Value], path: &FieldPath, out: &mut Vec<FieldErro
         .map(|x| {
             let mut key = Map::new();
             if let Some(m) = x.as_map() {
-                for k in &s.map_keys {
+                for k in &s.checks.map_keys {
                     if let Some(v) = m.get(k) {
                         key.insert(k.as_str(), v.clone());
                     }

@@ -10,7 +10,9 @@ use smd_fieldpath::{MAX_DEPTH, Map, Value};
 use super::formats;
 use super::pattern::{Pattern, PatternError};
 
-/// One schema node. Parts a CRD may not use (`uniqueItems`, `patternProperties`,
+/// One schema node: the parts that lead to other nodes, and its own checks behind a box (the
+/// reading and the walks recurse once per level, with frames kept small: see *Depth* in
+/// docs/ARCHITECTURE.md). Parts a CRD may not use (`uniqueItems`, `patternProperties`,
 /// `additionalItems`, `dependencies`, `$ref`) are refused when the CRD is created and are not
 /// read.
 #[derive(Debug, Default)]
@@ -18,6 +20,19 @@ pub(crate) struct Node {
     /// `type` (`["integer", "string"]` for `x-kubernetes-int-or-string`), in Go's order: the
     /// order its messages join them in.
     pub(crate) types: Vec<String>,
+    pub(crate) checks: Box<Checks>,
+    pub(crate) all_of: Vec<Node>,
+    pub(crate) one_of: Vec<Node>,
+    pub(crate) any_of: Vec<Node>,
+    pub(crate) not: Option<Box<Node>>,
+    pub(crate) properties: BTreeMap<String, Node>,
+    pub(crate) additional: Additional,
+    pub(crate) items: Option<Box<Node>>,
+}
+
+/// A node's own checks and markers.
+#[derive(Debug, Default)]
+pub(crate) struct Checks {
     pub(crate) nullable: bool,
     /// `format`, or `""` where the server strips it (unsupported for the node's type).
     pub(crate) format: String,
@@ -37,13 +52,6 @@ pub(crate) struct Node {
     pub(crate) required: Vec<String>,
     /// `enum` (empty: none, as Go's `len(Enum) > 0` reads it).
     pub(crate) enumeration: Vec<Value>,
-    pub(crate) all_of: Vec<Node>,
-    pub(crate) one_of: Vec<Node>,
-    pub(crate) any_of: Vec<Node>,
-    pub(crate) not: Option<Box<Node>>,
-    pub(crate) properties: BTreeMap<String, Node>,
-    pub(crate) additional: Additional,
-    pub(crate) items: Option<Box<Node>>,
     /// `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`: how ratcheting pairs a
     /// list's items with the old object's, and which duplicates are refused.
     pub(crate) list_type: Option<String>,
@@ -101,63 +109,30 @@ impl Node {
         if depth >= MAX_DEPTH {
             return node;
         }
-        if let Some(t) = str_of(m, "type").filter(|t| !t.is_empty()) {
-            node.types.push(t.to_owned());
-        }
-        if flag(m, "x-kubernetes-int-or-string") {
-            node.types = vec!["integer".to_owned(), "string".to_owned()];
-        }
-        node.nullable = flag(m, "nullable");
-        let single_type = match node.types.as_slice() {
-            [one] => Some(one.as_str()),
-            _ => None,
-        };
-        node.format = formats::supported(str_of(m, "format").unwrap_or(""), single_type)
-            .unwrap_or("")
-            .to_owned();
-        node.maximum = number(m, "maximum");
-        node.exclusive_maximum = flag(m, "exclusiveMaximum");
-        node.minimum = number(m, "minimum");
-        node.exclusive_minimum = flag(m, "exclusiveMinimum");
-        node.multiple_of = number(m, "multipleOf");
-        node.max_length = integer(m, "maxLength");
-        node.min_length = integer(m, "minLength");
-        node.pattern = str_of(m, "pattern")
-            .filter(|p| !p.is_empty())
-            .map(|p| (p.to_owned(), PatternCheck::of(p)));
-        node.max_items = integer(m, "maxItems");
-        node.min_items = integer(m, "minItems");
-        node.max_properties = integer(m, "maxProperties");
-        node.min_properties = integer(m, "minProperties");
-        node.required = strings(m, "required");
-        if let Some(e) = m.get("enum").and_then(Value::as_list) {
-            node.enumeration = e.to_vec();
-        }
+        node.types = types(m);
+        node.checks = checks(m, &node.types);
         node.all_of = schemas(m, "allOf", depth);
         node.one_of = schemas(m, "oneOf", depth);
         node.any_of = schemas(m, "anyOf", depth);
-        node.not = m
-            .get("not")
-            .filter(|n| n.as_map().is_some())
-            .map(|n| Box::new(Node::read_at(n, depth + 1)));
+        if let Some(not) = m.get("not").filter(|n| n.as_map().is_some()) {
+            node.not = Some(Box::new(Node::read_at(not, depth + 1)));
+        }
         if let Some(props) = m.get("properties").and_then(Value::as_map) {
             for (k, v) in props.iter() {
-                node.properties
-                    .insert(k.to_owned(), Node::read_at(v, depth + 1));
+                let property = Node::read_at(v, depth + 1);
+                node.properties.insert(k.to_owned(), property);
             }
         }
-        node.additional = match m.get("additionalProperties") {
-            Some(Value::Bool(b)) => Additional::Allows(*b),
-            Some(v @ Value::Map(_)) => Additional::Schema(Box::new(Node::read_at(v, depth + 1))),
-            _ => Additional::Unset,
-        };
-        node.items = m
-            .get("items")
-            .filter(|i| i.as_map().is_some())
-            .map(|i| Box::new(Node::read_at(i, depth + 1)));
-        node.list_type = str_of(m, "x-kubernetes-list-type").map(str::to_owned);
-        node.map_keys = strings(m, "x-kubernetes-list-map-keys");
-        node.embedded = flag(m, "x-kubernetes-embedded-resource");
+        match m.get("additionalProperties") {
+            Some(Value::Bool(b)) => node.additional = Additional::Allows(*b),
+            Some(v @ Value::Map(_)) => {
+                node.additional = Additional::Schema(Box::new(Node::read_at(v, depth + 1)));
+            }
+            _ => {}
+        }
+        if let Some(items) = m.get("items").filter(|i| i.as_map().is_some()) {
+            node.items = Some(Box::new(Node::read_at(items, depth + 1)));
+        }
         node
     }
 
@@ -174,6 +149,56 @@ impl Node {
     pub(crate) fn has_type(&self, t: &str) -> bool {
         self.types.iter().any(|x| x == t)
     }
+}
+
+/// `type`, or `integer` and `string` for `x-kubernetes-int-or-string`.
+#[inline(never)]
+fn types(m: &Map) -> Vec<String> {
+    if flag(m, "x-kubernetes-int-or-string") {
+        return vec!["integer".to_owned(), "string".to_owned()];
+    }
+    str_of(m, "type")
+        .filter(|t| !t.is_empty())
+        .map(|t| vec![t.to_owned()])
+        .unwrap_or_default()
+}
+
+/// A node's own checks (out of the recursion's frames).
+#[inline(never)]
+fn checks(m: &Map, types: &[String]) -> Box<Checks> {
+    let single_type = match types {
+        [one] => Some(one.as_str()),
+        _ => None,
+    };
+    Box::new(Checks {
+        nullable: flag(m, "nullable"),
+        format: formats::supported(str_of(m, "format").unwrap_or(""), single_type)
+            .unwrap_or("")
+            .to_owned(),
+        maximum: number(m, "maximum"),
+        exclusive_maximum: flag(m, "exclusiveMaximum"),
+        minimum: number(m, "minimum"),
+        exclusive_minimum: flag(m, "exclusiveMinimum"),
+        multiple_of: number(m, "multipleOf"),
+        max_length: integer(m, "maxLength"),
+        min_length: integer(m, "minLength"),
+        pattern: str_of(m, "pattern")
+            .filter(|p| !p.is_empty())
+            .map(|p| (p.to_owned(), PatternCheck::of(p))),
+        max_items: integer(m, "maxItems"),
+        min_items: integer(m, "minItems"),
+        max_properties: integer(m, "maxProperties"),
+        min_properties: integer(m, "minProperties"),
+        required: strings(m, "required"),
+        enumeration: m
+            .get("enum")
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default(),
+        list_type: str_of(m, "x-kubernetes-list-type").map(str::to_owned),
+        map_keys: strings(m, "x-kubernetes-list-map-keys"),
+        embedded: flag(m, "x-kubernetes-embedded-resource"),
+    })
 }
 
 fn str_of<'a>(m: &'a Map, key: &str) -> Option<&'a str> {

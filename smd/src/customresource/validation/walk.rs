@@ -56,38 +56,15 @@ impl Walk {
     }
 
     /// `SchemaValidator.Validate`: the validators that apply to the data's kind, in Go's order.
+    /// This and the other steps on the way down (`slice`, `object`, `composition`) keep their
+    /// own work in functions of their own, so that a level of nesting costs little stack.
     fn checks(&mut self, s: &Node, data: &Value, old: Option<&Value>, root: bool) -> usize {
         if data.is_null() {
-            // Only the type and the enum speak of a null.
-            let m = self.type_of_null(s);
-            self.enumeration(s, data);
-            return m;
+            return self.null_checks(s, data);
         }
-        let mut m = 0;
-        if !s.types.is_empty() || !s.format.is_empty() {
-            m += self.type_check(s, data) + 1;
-        }
+        let mut m = self.type_part(s, data);
         m += self.composition(s, data) + 1;
-        if let Value::String(text) = data {
-            self.string_check(s, text);
-            m += 1;
-            if formats::known(&s.format) {
-                if !formats::validates(&s.format, text) {
-                    let message = format!(
-                        "{} in body must be of type {}: {}",
-                        self.path,
-                        s.format,
-                        go_quote(text)
-                    );
-                    self.fail(Code::InvalidType, data.clone(), message);
-                }
-                m += 1;
-            }
-        }
-        if matches!(data, Value::Int(_) | Value::Float(_)) {
-            self.number(s, data);
-            m += 2;
-        }
+        m += self.scalar_part(s, data);
         if let Value::List(items) = data {
             m += self.slice(s, items, old) + 1;
         }
@@ -97,6 +74,71 @@ impl Walk {
             m += self.object(s, map, old, root) + 1;
         }
         m + 1
+    }
+
+    /// A null: only the type and the enum speak of it.
+    #[inline(never)]
+    fn null_checks(&mut self, s: &Node, data: &Value) -> usize {
+        let m = self.type_of_null(s);
+        self.enumeration(s, data);
+        m
+    }
+
+    /// The type validator, where it applies.
+    #[inline(never)]
+    fn type_part(&mut self, s: &Node, data: &Value) -> usize {
+        if s.types.is_empty() && s.checks.format.is_empty() {
+            return 0;
+        }
+        self.type_check(s, data) + 1
+    }
+
+    /// The string, format and number validators, where they apply.
+    #[inline(never)]
+    fn scalar_part(&mut self, s: &Node, data: &Value) -> usize {
+        match data {
+            Value::String(text) => {
+                self.string_check(s, text);
+                if !formats::known(&s.checks.format) {
+                    return 1;
+                }
+                if !formats::validates(&s.checks.format, text) {
+                    let message = format!(
+                        "{} in body must be of type {}: {}",
+                        self.path,
+                        s.checks.format,
+                        go_quote(text)
+                    );
+                    self.fail(Code::InvalidType, data.clone(), message);
+                }
+                2
+            }
+            Value::Int(_) | Value::Float(_) => {
+                self.number(s, data);
+                2
+            }
+            _ => 0,
+        }
+    }
+
+    /// Appends `.key` (no dot at the root) to the path; returns the length to cut back to.
+    #[inline(never)]
+    fn enter_key(&mut self, key: &str, always_dot: bool) -> usize {
+        let len = self.path.len();
+        if always_dot || len > 0 {
+            self.path.push('.');
+        }
+        self.path.push_str(key);
+        len
+    }
+
+    /// Appends `[i]` to the path; returns the length to cut back to.
+    #[inline(never)]
+    fn enter_index(&mut self, i: usize) -> usize {
+        use std::fmt::Write as _;
+        let len = self.path.len();
+        let _ = write!(self.path, "[{i}]");
+        len
     }
 
     fn fail(&mut self, code: Code, value: Value, message: String) {
@@ -119,7 +161,7 @@ impl Walk {
 
     /// `typeValidator.Validate(nil)`.
     fn type_of_null(&mut self, s: &Node) -> usize {
-        if !s.types.is_empty() && !s.has_type("null") && !s.nullable {
+        if !s.types.is_empty() && !s.has_type("null") && !s.checks.nullable {
             let message = format!(
                 "{} in body must be of type {}: \"null\"",
                 self.path,
@@ -150,19 +192,19 @@ impl Walk {
         let of_type = s.has_type(kind) || float_int || int_float;
         let numeric = s.has_type("number") || s.has_type("integer");
         // A number, boolean or object against a format: its own format may stand for the type.
-        let format_stands = s.format.is_empty() || of_type || kind_format == s.format;
+        let format_stands = s.checks.format.is_empty() || of_type || kind_format == s.checks.format;
         if !textual && !format_stands {
             let message = format!(
                 "{} in body must be of type {}: {}",
                 self.path,
-                s.format,
+                s.checks.format,
                 go_quote(kind_format)
             );
             self.fail(Code::InvalidType, Value::from(kind_format), message);
             return 0;
         }
         // A string or list against a format of a type that is not numeric: Go checks no type.
-        if textual && !s.format.is_empty() && !numeric {
+        if textual && !s.checks.format.is_empty() && !numeric {
             return 1;
         }
         if !of_type {
@@ -287,21 +329,21 @@ impl Walk {
     /// `stringValidator`: the first of the length and pattern checks that fails.
     fn string_check(&mut self, s: &Node, text: &str) {
         let length = || text.chars().count() as i64;
-        if let Some(max) = s.max_length
+        if let Some(max) = s.checks.max_length
             && length() > max
         {
             let message = format!("{} in body should be at most {max} chars long", self.path);
             self.fail(Code::TooLong { max }, Value::from(text), message);
             return;
         }
-        if let Some(min) = s.min_length
+        if let Some(min) = s.checks.min_length
             && length() < min
         {
             let message = format!("{} in body should be at least {min} chars long", self.path);
             self.fail(Code::Other, Value::from(text), message);
             return;
         }
-        if let Some((source, check)) = &s.pattern {
+        if let Some((source, check)) = &s.checks.pattern {
             let shown = match check {
                 PatternCheck::Compiled(p) if p.is_match(text) => return,
                 PatternCheck::Unchecked => return,
@@ -326,7 +368,7 @@ impl Walk {
         ) {
             self.out.push(Failure::Other(text));
         }
-        if let Some(factor) = s.multiple_of {
+        if let Some(factor) = s.checks.multiple_of {
             self.bound(
                 data,
                 factor,
@@ -336,24 +378,24 @@ impl Walk {
                 Bound::MultipleOf,
             );
         }
-        if let Some(min) = s.minimum {
+        if let Some(min) = s.checks.minimum {
             self.bound(
                 data,
                 min,
                 type_name,
                 format,
                 "Minimum boundary",
-                Bound::Min(s.exclusive_minimum),
+                Bound::Min(s.checks.exclusive_minimum),
             );
         }
-        if let Some(max) = s.maximum {
+        if let Some(max) = s.checks.maximum {
             self.bound(
                 data,
                 max,
                 type_name,
                 format,
                 "Maximum boundary",
-                Bound::Max(s.exclusive_maximum),
+                Bound::Max(s.checks.exclusive_maximum),
             );
         }
     }
@@ -393,22 +435,28 @@ impl Walk {
         let mut m = 0;
         if let Some(item_schema) = &s.items {
             let olds = old.and_then(|o| self.correlation.list_items(s, items, o));
-            let len = self.path.len();
             for (i, item) in items.iter().enumerate() {
-                self.path.push_str(&format!("[{i}]"));
+                let len = self.enter_index(i);
                 let old_item = olds.as_ref().and_then(|o| o[i]);
                 m += self.node(item_schema, item, old_item, false);
                 self.path.truncate(len);
             }
         }
-        let size = items.len() as i64;
-        if let Some(min) = s.min_items
+        self.item_counts(s, items.len());
+        m + 1
+    }
+
+    /// `minItems`, `maxItems`.
+    #[inline(never)]
+    fn item_counts(&mut self, s: &Node, len: usize) {
+        let size = len as i64;
+        if let Some(min) = s.checks.min_items
             && size < min
         {
             let message = format!("{} in body should have at least {min} items", self.path);
             self.fail(Code::Other, Value::Int(size), message);
         }
-        if let Some(max) = s.max_items
+        if let Some(max) = s.checks.max_items
             && size > max
         {
             let message = format!("{} in body should have at most {max} items", self.path);
@@ -418,18 +466,23 @@ impl Walk {
                 message,
             );
         }
-        m + 1
     }
 
     /// `basicCommonValidator`: `enum`.
     fn enumeration(&mut self, s: &Node, data: &Value) {
-        if s.enumeration.is_empty() || s.enumeration.iter().any(|e| enum_matches(data, e)) {
+        if s.checks.enumeration.is_empty()
+            || s.checks.enumeration.iter().any(|e| enum_matches(data, e))
+        {
             return;
         }
         let mut listed = String::new();
-        gofmt::write_plain(&mut listed, &Value::List(s.enumeration.clone()));
+        gofmt::write_plain(&mut listed, &Value::List(s.checks.enumeration.clone()));
         let message = format!("{} in body should be one of {listed}", self.path);
-        self.fail(Code::Enum(s.enumeration.clone()), data.clone(), message);
+        self.fail(
+            Code::Enum(s.checks.enumeration.clone()),
+            data.clone(),
+            message,
+        );
     }
 
     /// `objectValidator`: the property counts, the values of `additionalProperties`, the
@@ -442,9 +495,39 @@ impl Walk {
         old: Option<&Value>,
         root: bool,
     ) -> usize {
+        self.property_counts(s, map);
+        let old_map = old.and_then(Value::as_map);
         let mut m = 0;
+        if let Additional::Schema(values) = &s.additional {
+            for (key, value) in map.iter() {
+                if s.properties.contains_key(key) {
+                    continue;
+                }
+                let len = self.enter_key(key, true);
+                m += self.node(values, value, old_map.and_then(|o| o.get(key)), false);
+                self.path.truncate(len);
+            }
+        }
+        for (key, value) in map.iter() {
+            let Some(property) = s.properties.get(key) else {
+                continue;
+            };
+            let len = self.enter_key(key, false);
+            // Go never ratchets the type fields of the root: both sides carry the request's.
+            let type_field = root && (key == "kind" || key == "apiVersion");
+            let old_value = old_map.filter(|_| !type_field).and_then(|o| o.get(key));
+            m += self.node(property, value, old_value, false);
+            self.path.truncate(len);
+        }
+        self.required(s, map);
+        m
+    }
+
+    /// `minProperties`, `maxProperties`, and the members `additionalProperties: false` forbids.
+    #[inline(never)]
+    fn property_counts(&mut self, s: &Node, map: &smd_fieldpath::Map) {
         let size = map.len() as i64;
-        if let Some(min) = s.min_properties
+        if let Some(min) = s.checks.min_properties
             && size < min
         {
             let message = format!(
@@ -453,7 +536,7 @@ impl Walk {
             );
             self.fail(Code::Other, Value::Int(size), message);
         }
-        if let Some(max) = s.max_properties
+        if let Some(max) = s.checks.max_properties
             && size > max
         {
             let message = format!("{} in body should have at most {max} properties", self.path);
@@ -463,49 +546,26 @@ impl Walk {
                 message,
             );
         }
-        let old_map = old.and_then(Value::as_map);
-        match &s.additional {
-            Additional::Allows(false) => {
-                for (key, _) in map.iter().filter(|(k, _)| !s.properties.contains_key(*k)) {
+        if let Additional::Allows(false) = &s.additional {
+            for (key, _) in map.iter() {
+                if !s.properties.contains_key(key) {
                     let message = format!("{}.{key} in body is a forbidden property", self.path);
                     self.fail(Code::Other, Value::from(key), message);
                 }
             }
-            Additional::Schema(values) => {
-                for (key, value) in map.iter().filter(|(k, _)| !s.properties.contains_key(*k)) {
-                    let len = self.path.len();
-                    self.path.push('.');
-                    self.path.push_str(key);
-                    let old_value = old_map.and_then(|o| o.get(key));
-                    m += self.node(values, value, old_value, false);
-                    self.path.truncate(len);
-                }
-            }
-            _ => {}
         }
-        for (key, value) in map.iter() {
-            let Some(property) = s.properties.get(key) else {
-                continue;
-            };
-            let len = self.path.len();
-            if len > 0 {
-                self.path.push('.');
-            }
-            self.path.push_str(key);
-            // Go never ratchets the type fields of the root: both sides carry the request's.
-            let type_field = root && (key == "kind" || key == "apiVersion");
-            let old_value = old_map.filter(|_| !type_field).and_then(|o| o.get(key));
-            m += self.node(property, value, old_value, false);
-            self.path.truncate(len);
-        }
-        for key in &s.required {
+    }
+
+    /// `required`.
+    #[inline(never)]
+    fn required(&mut self, s: &Node, map: &smd_fieldpath::Map) {
+        for key in &s.checks.required {
             if !map.contains_key(key) {
                 let name = format!("{}.{key}", self.path);
                 let message = format!("{name} in body is required");
                 self.fail_at(Code::Required, name, Value::Null, message);
             }
         }
-        m
     }
 }
 
@@ -626,7 +686,7 @@ fn number_type(s: &Node) -> (&'static str, &'static str) {
     match s.types.as_slice() {
         [t] if t == "integer" => (
             "integer",
-            match s.format.as_str() {
+            match s.checks.format.as_str() {
                 "int32" => "int32",
                 "int64" => "int64",
                 _ => "",
@@ -634,7 +694,7 @@ fn number_type(s: &Node) -> (&'static str, &'static str) {
         ),
         [t] if t == "number" => (
             "number",
-            match s.format.as_str() {
+            match s.checks.format.as_str() {
                 "float" => "float",
                 "double" => "double",
                 _ => "",
