@@ -457,7 +457,7 @@ pub(crate) fn plan_files(
             .iter()
             .map(|p| match p.to_str() {
                 Some("-") => "<stdin>".to_owned(),
-                _ => p.display().to_string(),
+                _ => super::terminal::escape(&p.display().to_string()).into_owned(),
             })
             .collect();
         return Err(Failure::new(format!(
