@@ -361,3 +361,76 @@ fn server_side_is_accepted_and_the_manager_defaults_to_kubectls() {
     assert_eq!(plain, kubectl);
     assert!(plain.1.contains("manager: kubectl"), "{}", plain.1);
 }
+
+#[test]
+fn a_namespace_less_live_object_is_where_the_command_works() {
+    // Hand-written (kubectl get prints every namespaced object's namespace): taken as the
+    // object kubectl would read in -n's namespace, else in default.
+    let live = live_configmap("web", "x").replace("  namespace: x\n", "");
+    let dir = tree(&[
+        ("live.yaml", &live),
+        ("team.yaml", &configmap("web", Some("team"), "a: \"1\"")),
+    ]);
+    let run = |args: &[&str]| smd_in(dir.path(), args, "");
+    let paired = run(&[
+        "diff",
+        "-n",
+        "team",
+        "-f",
+        "team.yaml",
+        "--live",
+        "live.yaml",
+    ]);
+    assert_eq!(paired.0, 0, "{}", paired.2);
+    assert!(
+        paired.1.contains("# apply to ConfigMap team/web"),
+        "{}",
+        paired.1
+    );
+    let created = run(&[
+        "diff",
+        "-f",
+        "team.yaml",
+        "--live",
+        "live.yaml",
+        "--now",
+        NOW,
+    ]);
+    assert!(
+        created.1.contains("# create ConfigMap team/web"),
+        "{}",
+        created.1
+    );
+}
+
+#[test]
+fn blame_fields_and_validate_take_f_and_n() {
+    let dir = tree(&[
+        ("live/web.yaml", &live_configmap("web", "team")),
+        ("live/more/db.yaml", &live_configmap("db", "team")),
+    ]);
+    let run = |args: &[&str]| smd_in(dir.path(), args, "");
+    let fields = run(&["fields", "-R", "-f", "live", "-n", "team"]);
+    assert_eq!(fields.0, 0, "{}", fields.2);
+    assert_eq!(
+        fields
+            .1
+            .lines()
+            .filter(|l| l.starts_with("# "))
+            .collect::<Vec<_>>(),
+        [
+            "# ConfigMap team/db (live/more/db.yaml: document 1 (line 1))",
+            "# ConfigMap team/web (live/web.yaml: document 1 (line 1))"
+        ]
+    );
+    let blame = run(&["blame", "-f", "live", "-n", "other"]);
+    assert_eq!(blame.0, 2);
+    assert_eq!(
+        blame.2,
+        "smd: live/web.yaml: document 1 (line 1): the namespace from the provided object \"team\" \
+         does not match the namespace \"other\". You must pass '--namespace=team' to perform this \
+         operation.\n"
+    );
+    let validate = run(&["validate", "-f", "live/web.yaml", "-n", "team"]);
+    assert_eq!(validate.0, 0, "{}", validate.2);
+}
