@@ -17,6 +17,7 @@ mod external_diff;
 mod fieldmanager;
 mod fields;
 mod fieldsv1;
+mod glob;
 mod input;
 mod json;
 mod namespaces;

@@ -151,11 +151,52 @@ pub(crate) fn expand(
         seen: 0,
         recursive,
     };
-    for path in paths {
-        if path.as_os_str() == "-" {
-            walk.out.push(path.clone());
+    for named in paths {
+        if named.as_os_str() == "-" {
+            walk.out.push(named.clone());
             continue;
         }
+        for path in &patterned(named, flag)? {
+            walk.path(path, flag)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The paths `named` stands for: itself, or when no such path exists and it is a pattern, the
+/// paths matching it (kubectl's `expandIfFilePattern`).
+fn patterned(named: &Path, flag: &str) -> Result<Vec<PathBuf>, Failure> {
+    let shown = named.display().to_string();
+    let missing = || Failure::new(format!("{flag}: the path {shown:?} does not exist"));
+    match std::fs::metadata(named) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let Some(pattern) = named.to_str().filter(|p| super::glob::has_meta(p)) else {
+                return Err(missing());
+            };
+            match super::glob::glob(pattern) {
+                Ok(found) if found.is_empty() => Err(missing()),
+                Ok(found) => Ok(found),
+                Err(super::glob::BadPattern) => Err(Failure::new(format!(
+                    "{flag}: pattern {shown:?} is not valid: syntax error in pattern"
+                ))),
+            }
+        }
+        _ => Ok(vec![named.to_path_buf()]),
+    }
+}
+
+/// A walk of directories, gathering their files.
+struct Walk<'a> {
+    out: &'a mut Vec<PathBuf>,
+    /// Directory entries looked at so far.
+    seen: usize,
+    recursive: bool,
+}
+
+impl Walk<'_> {
+    /// A path named on the command line (or matching a pattern given there): a file, or a
+    /// directory to walk.
+    fn path(&mut self, path: &Path, flag: &str) -> Result<(), Failure> {
         let shown = path.display().to_string();
         // A path named on the command line is followed, links included: the user chose it.
         let meta = match std::fs::metadata(path) {
@@ -172,28 +213,18 @@ pub(crate) fn expand(
             }
         };
         if meta.is_dir() {
-            walk.directory(path, 0)?;
-            if walk.out.is_empty() {
+            self.directory(path, 0)?;
+            if self.out.is_empty() {
                 return Err(Failure::new(format!(
                     "{flag}: error reading [{shown}]: recognized file extensions are [.json .yaml .yml]"
                 )));
             }
         } else {
-            walk.out.push(path.clone());
+            self.out.push(path.to_path_buf());
         }
+        Ok(())
     }
-    Ok(out)
-}
 
-/// A walk of directories, gathering their files.
-struct Walk<'a> {
-    out: &'a mut Vec<PathBuf>,
-    /// Directory entries looked at so far.
-    seen: usize,
-    recursive: bool,
-}
-
-impl Walk<'_> {
     fn directory(&mut self, dir: &Path, depth: usize) -> Result<(), Failure> {
         let shown = dir.display().to_string();
         if depth > MAX_DEPTH {

@@ -127,6 +127,23 @@ fn directories_are_read_as_kubectl_reads_them() {
     );
     assert_eq!(commas, two);
     assert_eq!(commas.0, 0, "{}", commas.2);
+    // A path that does not exist is a pattern, expanded as Go's filepath.Glob expands it.
+    let pattern = smd_in(
+        dir.path(),
+        &["validate", "-f", "m/*/*.y*ml", "-f", "m/[ab].*"],
+        "",
+    );
+    assert_eq!(
+        pattern,
+        (
+            0,
+            "m/sub/c.yml: document 1 (line 1): ConfigMap/c is valid\n\
+             m/a.json: document 1 (line 1): ConfigMap/a is valid\n\
+             m/b.yaml: document 1 (line 1): ConfigMap/b is valid\n"
+                .to_owned(),
+            String::new()
+        )
+    );
 }
 
 #[test]
@@ -314,8 +331,10 @@ fn input_errors_use_kubectls_words() {
         ("m.yaml", &configmap("a", None, "k: v")),
         ("empty/notes.txt", "nothing to read"),
     ]);
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 9] = [
         &["diff", "-f", "m.yaml"],
+        &["diff", "-f", "[m.yaml", "--live", "none"],
+        &["diff", "-f", "x*.yaml", "--live", "none"],
         &["diff", "-f", "-", "--live", "-"],
         &["diff", "-f", "m.yaml", "--live", "none", "--live", "m.yaml"],
         &["diff", "-f", "no/such.yaml", "--live", "none"],
