@@ -2,7 +2,8 @@
 //! `Builder.FilenameParam` and `FilePathVisitor`): files, directories (their `.json`, `.yaml`
 //! and `.yml` files in lexical order, subdirectories only with `-R`), `-` for stdin (once in a
 //! command line), and a comma-separated list in one flag (`-f a.yaml,b.yaml`, as pflag splits
-//! it). A file named explicitly is read whatever its name.
+//! it). A file named explicitly is read whatever its name; a path that does not exist is a
+//! pattern (`glob.rs`), as kubectl expands it.
 //!
 //! A walk never follows a symbolic link to a directory (Go's `filepath.Walk` does not either),
 //! so no link makes it loop; a link to a file with one of the extensions is read, as kubectl
