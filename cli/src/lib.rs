@@ -135,7 +135,11 @@ enum Command {
     /// with conflicts.
     ///
     /// Example: smd diff -f examples/deployment-hpa/applied.yaml --live examples/deployment-hpa/live.yaml
-    #[command(verbatim_doc_comment)]
+    // Verbatim for the table of forms; the short line as clap would make it, without the period.
+    #[command(
+        verbatim_doc_comment,
+        about = "What a server-side apply would change, who would own what, and the conflicts"
+    )]
     Diff(diff::DiffArgs),
     /// The objects the API server would store after a server-side apply, with managedFields.
     ///
@@ -150,7 +154,10 @@ enum Command {
     ///   smd apply APPLIED                                      every manifest a create
     ///
     /// Example: smd apply -f manifest.yaml --live live.yaml --now 2026-01-01T00:00:00Z
-    #[command(verbatim_doc_comment)]
+    #[command(
+        verbatim_doc_comment,
+        about = "The objects the API server would store after a server-side apply, with managedFields"
+    )]
     Apply(apply::ApplyArgs),
     /// An object's YAML with every line annotated by all its owners.
     ///
