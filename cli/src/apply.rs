@@ -17,9 +17,12 @@ use super::{Failure, Outcome as Stop};
 #[derive(Debug, Args)]
 pub(crate) struct ApplyArgs {
     /// LIVE then APPLIED: the live objects (`kubectl get -o yaml --show-managed-fields`; `-`
-    /// for stdin) and the manifests. With one file, every manifest is a create.
-    #[arg(value_name = "FILE", num_args = 1..=2, required = true)]
+    /// for stdin) and the manifests. With one file, every manifest is a create. Or give the
+    /// manifests with -f and the live objects with --live.
+    #[arg(value_name = "FILE", num_args = 1..=2, required_unless_present = "filenames", conflicts_with_all = ["filenames", "live"])]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) inputs: super::sources::LiveArgs,
     #[command(flatten)]
     pub(crate) apply: ApplyFlags,
     /// Output format of the stored objects.
@@ -44,7 +47,8 @@ pub(crate) fn run(
     err: &mut dyn Write,
 ) -> Result<Conflicted, Stop> {
     let request = args.apply.request()?;
-    let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
+    let inputs = args.inputs.inputs(&args.files)?;
+    let planned = plan::plan_files(&inputs, &args.apply.types, request)?;
     let mut stored = Vec::new();
     let mut conflicts = Vec::new();
     for outcome in &planned.outcomes {

@@ -7,7 +7,6 @@ use clap::Args;
 use smd::fieldpath::{Path, PathElement, Set, Value};
 use smd::managedfields::{Managed, ManagerId};
 
-use super::objects;
 use super::paths::names_item;
 use super::plan;
 use super::render::{self, ColorChoice, Paint};
@@ -21,6 +20,8 @@ pub(crate) struct BlameArgs {
     /// nothing: stdin.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) from: super::sources::FileArgs,
     /// Color the owners column.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(crate) color: ColorChoice,
@@ -43,7 +44,11 @@ struct Line {
 }
 
 pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
+    let objects = super::sources::read_objects(
+        &args.files,
+        &args.from,
+        &super::endpoints::TypeArgs::default(),
+    )?;
     let paint = Paint {
         on: args.color.enabled(),
     };

@@ -22,9 +22,12 @@ use super::{Failure, Outcome as Stop};
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {
     /// LIVE then APPLIED: the live objects (`kubectl get -o yaml --show-managed-fields`; `-`
-    /// for stdin) and the manifests to apply. With one file, every manifest is a create.
-    #[arg(value_name = "FILE", num_args = 1..=2, required = true)]
+    /// for stdin) and the manifests to apply. With one file, every manifest is a create. Or
+    /// give the manifests with -f and the live objects with --live.
+    #[arg(value_name = "FILE", num_args = 1..=2, required_unless_present = "filenames", conflicts_with_all = ["filenames", "live"])]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) inputs: super::sources::LiveArgs,
     #[command(flatten)]
     pub(crate) apply: ApplyFlags,
     /// Output: a colored diff with the ownership report, or the report as YAML or JSON
@@ -46,12 +49,13 @@ pub(crate) struct DiffArgs {
 /// The flags of a server-side apply, shared by `diff` and `apply`.
 #[derive(Debug, Args)]
 pub(crate) struct ApplyFlags {
-    /// The field manager applying (kubectl uses `kubectl`; controllers their own name).
+    /// The field manager applying: `kubectl` by default, as `kubectl apply --server-side`
+    /// (controllers apply with their own name).
     #[arg(
         long = "manager",
         visible_alias = "field-manager",
         value_name = "NAME",
-        required = true
+        default_value = "kubectl"
     )]
     pub(crate) manager: String,
     /// Take the fields other managers own instead of failing with conflicts.
@@ -186,7 +190,8 @@ pub(crate) fn run(
         preview_forced: true,
         ..args.apply.request()?
     };
-    let planned = plan::plan_files(&args.files, &args.apply.types, request)?;
+    let inputs = args.inputs.inputs(&args.files)?;
+    let planned = plan::plan_files(&inputs, &args.apply.types, request)?;
     let mut items = Vec::new();
     for outcome in &planned.outcomes {
         items.push(item(outcome, &request, args.show_secrets)?);
@@ -343,7 +348,7 @@ fn item<'a>(
 fn object_name(outcome: &Outcome) -> String {
     let object = outcome.pair.live.as_ref().unwrap_or(&outcome.pair.applied);
     let gvk = object.gvk();
-    let identity = object.identity();
+    let identity = &outcome.pair.identity;
     external_diff::file_name(
         &gvk.group,
         &gvk.version,
@@ -404,7 +409,7 @@ fn render_item(
     out.push_str(&paint.bold(&format!(
         "# {} {} — {} by {}\n",
         if creating { "create" } else { "apply to" },
-        pair.applied.identity(),
+        pair.identity,
         pair.applied.origin,
         render::inline(&Value::from(request.manager))
     )));
@@ -559,7 +564,7 @@ fn report(
         .iter()
         .map(|item| {
             let pair = &item.outcome.pair;
-            let identity = pair.applied.identity();
+            let identity = &pair.identity;
             let manager = |id: &ManagerId| {
                 json!({
                     "manager": id.manager,

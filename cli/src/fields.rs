@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use smd::fieldpath::Value;
 use smd::managedfields::{Entry, ManagerId, Operation, Timestamp, entries};
 
-use super::objects;
 use super::plan;
 use super::render;
 use super::terminal::escape;
@@ -20,6 +19,8 @@ pub(crate) struct FieldsArgs {
     /// Objects with their managedFields; `-` or nothing: stdin.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) from: super::sources::FileArgs,
     /// Only the entries of this manager.
     #[arg(long, value_name = "NAME")]
     pub(crate) manager: Option<String>,
@@ -39,7 +40,11 @@ pub(crate) enum FieldsFormat {
 }
 
 pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
+    let objects = super::sources::read_objects(
+        &args.files,
+        &args.from,
+        &super::endpoints::TypeArgs::default(),
+    )?;
     let mut text = String::new();
     for object in &objects {
         // One decoding for `fields` and `blame`: what the API server cannot decode, neither

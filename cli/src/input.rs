@@ -4,6 +4,7 @@
 
 use super::Failure;
 use super::stream::Stream;
+use super::terminal::escape;
 use std::cell::Cell;
 use std::io::Read;
 use std::path::Path;
@@ -89,7 +90,7 @@ pub(crate) fn open(path: Option<&Path>) -> Result<(String, Box<dyn Read>), Failu
         Some(p) if p.as_os_str() != "-" => {
             let name = p.display().to_string();
             let file = std::fs::File::open(p)
-                .map_err(|e| Failure::new(format!("{name}: cannot read: {e}")))?;
+                .map_err(|e| Failure::new(format!("{}: cannot read: {e}", escape(&name))))?;
             Ok((name, Box::new(file)))
         }
         _ => Ok(("<stdin>".to_owned(), Box::new(std::io::stdin()))),
@@ -106,9 +107,9 @@ pub(crate) fn read(path: Option<&Path>) -> Result<Input, Failure> {
     reader
         .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| Failure::new(format!("{name}: cannot read: {e}")))?;
+        .map_err(|e| Failure::new(format!("{}: cannot read: {e}", escape(&name))))?;
     if bytes.len() > limit {
-        return Err(too_large(&name));
+        return Err(too_large(&escape(&name)));
     }
     Ok(Input { name, bytes })
 }

@@ -17,9 +17,11 @@ mod external_diff;
 mod fieldmanager;
 mod fields;
 mod fieldsv1;
+mod glob;
 mod input;
 mod install;
 mod json;
+mod namespaces;
 mod objects;
 mod parallel;
 mod paths;
@@ -27,6 +29,7 @@ mod plan;
 mod render;
 mod schema;
 mod secrets;
+mod sources;
 mod stream;
 mod terminal;
 mod textdiff;
@@ -117,13 +120,27 @@ enum Command {
     /// the live and the wanted value of each and the ways out. KUBECTL_EXTERNAL_DIFF is
     /// honoured for the object diff.
     ///
-    /// Documents pair up by group, kind, namespace and name; an unmatched manifest is a
-    /// create, an unmatched live object is reported and left alone.
+    /// Inputs, as kubectl takes them or positionally (no form contacts a cluster):
+    ///
+    ///   smd diff -f MANIFESTS... --live LIVE... [-R] [-n NS]   files, directories, `-`
+    ///   smd diff -f MANIFESTS... --live none                   every manifest a create
+    ///   smd diff LIVE APPLIED                                  two files
+    ///   smd diff APPLIED                                       every manifest a create
+    ///
+    /// Documents pair up by group, kind, namespace and name only, however the files hold
+    /// them; a manifest without a namespace takes -n's (default: `default`). An unmatched
+    /// manifest is a create; an unmatched live object of LIVE is reported and left alone, one
+    /// of --live (a whole dump) is left silent.
     ///
     /// Exit codes: 0 no change, 1 changes, 2 bad input or usage, 3 the apply would be refused
     /// with conflicts.
     ///
-    /// Example: smd diff examples/deployment-hpa/live.yaml examples/deployment-hpa/applied.yaml --manager kubectl
+    /// Example: smd diff -f examples/deployment-hpa/applied.yaml --live examples/deployment-hpa/live.yaml
+    // Verbatim for the table of forms; the short line as clap would make it, without the period.
+    #[command(
+        verbatim_doc_comment,
+        about = "What a server-side apply would change, who would own what, and the conflicts"
+    )]
     Diff(diff::DiffArgs),
     /// The objects the API server would store after a server-side apply, with managedFields.
     ///
@@ -131,12 +148,24 @@ enum Command {
     /// server's order. When any apply would be refused with conflicts, nothing is printed,
     /// the conflicts go to stderr and the exit code is 3.
     ///
-    /// Example: smd apply live.yaml manifest.yaml --manager kubectl --now 2026-01-01T00:00:00Z
+    /// Inputs as `diff` takes them (no form contacts a cluster):
+    ///
+    ///   smd apply -f MANIFESTS... --live LIVE...|none [-R] [-n NS]
+    ///   smd apply LIVE APPLIED
+    ///   smd apply APPLIED                                      every manifest a create
+    ///
+    /// Example: smd apply -f manifest.yaml --live live.yaml --now 2026-01-01T00:00:00Z
+    #[command(
+        verbatim_doc_comment,
+        about = "The objects the API server would store after a server-side apply, with managedFields"
+    )]
     Apply(apply::ApplyArgs),
     /// An object's YAML with every line annotated by all its owners.
     ///
     /// Each line shows the managers (name, operation, subresource, time) whose field sets hold
     /// that field, inside keyed list items and set members too.
+    ///
+    /// Objects come as files, or with -f (files, directories, -R), or on stdin.
     ///
     /// Example: smd blame examples/deployment-hpa/live.yaml
     Blame(blame::BlameArgs),

@@ -453,7 +453,7 @@ impl Reading<'_> {
             if let Some(message) = error {
                 return Err(Failure::new(format!(
                     "{}: document {}: {message}",
-                    self.name,
+                    escape(self.name),
                     self.count + 1
                 )));
             }
@@ -463,25 +463,27 @@ impl Reading<'_> {
 
     fn stream_failure(&self, error: StreamError) -> Failure {
         let document = self.count + 1;
+        // The name may come from a directory's listing: input, escaped like any.
+        let name = escape(self.name);
         match error {
             StreamError::NotUtf8 { offset } => Failure::new(format!(
                 "{}: not UTF-8 text: invalid UTF-8 at byte {offset}",
-                self.name
+                name
             )),
             StreamError::Separator { line, text } => Failure::new(format!(
                 "{}: document {document} (line {line}): invalid Yaml document separator: {text} \
                  (kubectl reads only a comment after `---`)",
-                self.name
+                name
             )),
             StreamError::TooLarge { line } => {
-                input::too_large(&format!("{}: document {document} (line {line})", self.name))
+                input::too_large(&format!("{}: document {document} (line {line})", name))
             }
             StreamError::Json { error, line } => Failure::new(format!(
                 "{}: document {document} (line {line}): {}",
-                self.name,
+                name,
                 json_message(&error, line)
             )),
-            StreamError::Io(e) => Failure::new(format!("{}: cannot read: {e}", self.name)),
+            StreamError::Io(e) => Failure::new(format!("{name}: cannot read: {e}")),
         }
     }
 }

@@ -39,18 +39,26 @@ pub(crate) struct Request<'a> {
 pub(crate) struct Pair {
     pub(crate) live: Option<Object>,
     pub(crate) applied: Object,
+    /// What paired them (a cluster-scoped kind's without the namespace its manifest names).
+    pub(crate) identity: Identity,
 }
 
-/// The manifests paired with live objects by group, kind, namespace and name, in manifest
-/// order; and the live objects no manifest names. A manifest with no namespace pairs with a
-/// live object in `default` when none has no namespace (kubectl's default namespace).
+/// The manifests paired with live objects by `key` (group, kind, namespace as
+/// [`super::namespaces`] resolves it, name), in manifest order; and the live objects no
+/// manifest names. Only identities decide: how the objects are spread over files does not.
+///
+/// Through `--subresource scale` (`scale`), a manifest is an `autoscaling/v1` Scale, which
+/// names its object by namespace and name alone: it pairs with the one live object of that
+/// namespace (a namespace-less Scale: `namespace`'s, or none) and name.
 pub(crate) fn pair(
     live: Vec<Object>,
     applied: Vec<Object>,
+    key: &dyn Fn(&Object) -> Identity,
+    scale: Option<&str>,
 ) -> Result<(Vec<Pair>, Vec<Object>), Failure> {
     let mut by_identity: BTreeMap<Identity, Object> = BTreeMap::new();
     for object in live {
-        let identity = object.identity();
+        let identity = key(&object);
         if let Some(first) = by_identity.get(&identity) {
             return Err(Failure::new(format!(
                 "{}: {identity} is also at {}: one live object per identity",
@@ -62,27 +70,66 @@ pub(crate) fn pair(
     let mut seen: BTreeMap<Identity, String> = BTreeMap::new();
     let mut pairs = Vec::new();
     for object in applied {
-        let identity = object.identity();
+        let identity = key(&object);
         if let Some(first) = seen.get(&identity) {
             return Err(Failure::new(format!(
                 "{}: {identity} is also applied at {first}: one manifest per object",
                 object.origin
             )));
         }
-        seen.insert(identity.clone(), object.origin.to_string());
         let mut live = by_identity.remove(&identity);
-        if live.is_none() && identity.namespace.is_empty() {
-            live = by_identity.remove(&Identity {
-                namespace: "default".to_owned(),
-                ..identity
-            });
+        if let Some(namespace) = scale.filter(|_| live.is_none() && is_scale(&identity)) {
+            live = scaled(&mut by_identity, &object, &identity, namespace)?;
         }
+        seen.insert(identity.clone(), object.origin.to_string());
         pairs.push(Pair {
             live,
             applied: object,
+            identity,
         });
     }
     Ok((pairs, by_identity.into_values().collect()))
+}
+
+fn is_scale(identity: &Identity) -> bool {
+    identity.group == "autoscaling" && identity.kind == "Scale"
+}
+
+/// The live object a Scale manifest scales: the one of its namespace and name (a Scale naming
+/// no namespace: `namespace`'s first, then a cluster-scoped one).
+fn scaled(
+    by_identity: &mut BTreeMap<Identity, Object>,
+    scale: &Object,
+    identity: &Identity,
+    namespace: &str,
+) -> Result<Option<Object>, Failure> {
+    let namespaces: Vec<&str> = if identity.namespace.is_empty() {
+        vec![namespace, ""]
+    } else {
+        vec![identity.namespace.as_str()]
+    };
+    for ns in namespaces {
+        let found: Vec<Identity> = by_identity
+            .keys()
+            .filter(|k| k.namespace == ns && k.name == identity.name)
+            .cloned()
+            .collect();
+        match found.as_slice() {
+            [] => {}
+            [one] => return Ok(by_identity.remove(one)),
+            several => {
+                let names: Vec<String> = several.iter().map(ToString::to_string).collect();
+                return Err(Failure::new(format!(
+                    "{}: the Scale names {}, and several live objects have that name ({}): \
+                     give only the one it scales",
+                    scale.origin,
+                    identity,
+                    names.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// What the API server answers to one apply, and what a forced apply would store when it
@@ -370,53 +417,67 @@ pub(crate) struct Planned {
     pub(crate) warnings: Vec<String>,
 }
 
-/// Reads LIVE and APPLIED (`files`; APPLIED alone: every manifest is a create), pairs them and
+/// What a `diff` or `apply` run reads (see [`super::sources::LiveArgs::inputs`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Inputs {
+    /// Files of live objects (`-`: stdin); none: every manifest is a create.
+    pub(crate) live: Vec<std::path::PathBuf>,
+    /// Files of manifests (`-`: stdin).
+    pub(crate) applied: Vec<std::path::PathBuf>,
+    /// `-n`.
+    pub(crate) namespace: Option<String>,
+    /// Report the live objects no manifest names (a LIVE file given with its manifests); a
+    /// `--live` dump is a pool to look objects up in, and its other objects are left silent.
+    pub(crate) report_unmatched: bool,
+}
+
+/// Reads the live objects and the manifests, gives them their namespaces, pairs them and
 /// sends every manifest through its endpoint.
 pub(crate) fn plan_files(
-    files: &[std::path::PathBuf],
+    inputs: &Inputs,
     types: &super::endpoints::TypeArgs,
     request: Request<'_>,
 ) -> Result<Planned, Failure> {
-    let (live, applied) = match files {
-        [applied] => (None, applied.as_path()),
-        [live, applied] => (Some(live.as_path()), applied.as_path()),
-        _ => return Err(Failure::new("give LIVE and APPLIED, or APPLIED alone")),
-    };
     let server = super::endpoints::Server::load(types)?;
-    let live_objects = match live {
-        Some(path) => super::objects::read_all(&[path.to_path_buf()], request.jobs)?,
-        None => Vec::new(),
+    let mut live_objects = if inputs.live.is_empty() {
+        Vec::new()
+    } else {
+        super::objects::read_all(&inputs.live, request.jobs)?
     };
-    let (applied_objects, mut warnings) =
-        super::objects::read_applied(applied, request.jobs, request.validation)?;
+    let mut applied_objects = Vec::new();
+    let mut warnings = Vec::new();
+    for path in &inputs.applied {
+        let (objects, more) = super::objects::read_applied(path, request.jobs, request.validation)?;
+        applied_objects.extend(objects);
+        warnings.extend(more);
+    }
     if applied_objects.is_empty() {
+        let names: Vec<String> = inputs
+            .applied
+            .iter()
+            .map(|p| match p.to_str() {
+                Some("-") => "<stdin>".to_owned(),
+                _ => super::terminal::escape(&p.display().to_string()).into_owned(),
+            })
+            .collect();
         return Err(Failure::new(format!(
             "{}: no object to apply",
-            applied.display()
+            names.join(", ")
         )));
     }
-    let one_to_one = live_objects.len() == 1 && applied_objects.len() == 1;
-    let (pairs, unmatched) = if one_to_one {
-        // One object on each side: they are meant as a pair, and what does not match is the
-        // server's to refuse.
-        let live = live_objects.into_iter().next();
-        let applied = applied_objects.into_iter().next();
-        match (live, applied) {
-            (Some(live), Some(applied)) => {
-                check_names(&live, &applied)?;
-                (
-                    vec![Pair {
-                        live: Some(live),
-                        applied,
-                    }],
-                    Vec::new(),
-                )
-            }
-            _ => (Vec::new(), Vec::new()),
-        }
-    } else {
-        pair(live_objects, applied_objects)?
-    };
+    let namespacing = super::namespaces::Namespacing::new(inputs.namespace.as_deref());
+    namespacing.manifests(&server, &mut applied_objects)?;
+    namespacing.live(&server, &mut live_objects);
+    let scale = (request.subresource == "scale").then(|| namespacing.namespace());
+    let (pairs, mut unmatched) = pair(
+        live_objects,
+        applied_objects,
+        &|o| super::namespaces::identity(&server, o),
+        scale,
+    )?;
+    if !inputs.report_unmatched {
+        unmatched.clear();
+    }
     for p in &pairs {
         if let Some(live) = &p.live {
             let has = live
@@ -473,25 +534,6 @@ pub(crate) fn plan_files(
         unmatched,
         warnings,
     })
-}
-
-/// The API server refuses a body whose name or namespace is not the object's
-/// (`AS/endpoints/handlers/rest.go` `checkName`).
-fn check_names(live: &Object, applied: &Object) -> Result<(), Failure> {
-    let (l, a) = (live.identity(), applied.identity());
-    if a.name != l.name {
-        return Err(Failure::new(format!(
-            "{}: the name of the object ({}) does not match the name on the URL ({}) of {}",
-            applied.origin, a.name, l.name, live.origin
-        )));
-    }
-    if !a.namespace.is_empty() && a.namespace != l.namespace {
-        return Err(Failure::new(format!(
-            "{}: the namespace of the provided object ({}) does not match the namespace sent on the request ({}) of {}",
-            applied.origin, a.namespace, l.namespace, live.origin
-        )));
-    }
-    Ok(())
 }
 
 /// `live` as a read at `manifest`'s version gives it, when the manifest is another version of

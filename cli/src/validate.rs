@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::endpoints::{Server, TypeArgs};
-use super::objects;
 use super::plan;
 use super::{Failure, Outcome as Stop};
 
@@ -18,18 +17,21 @@ pub(crate) struct ValidateArgs {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
+    pub(crate) from: super::sources::FileArgs,
+    #[command(flatten)]
     pub(crate) types: TypeArgs,
 }
 
 pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
     let server = Server::load(&args.types)?;
-    let objects = objects::read_all(&args.files, super::parallel::default_jobs())?;
+    let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     if objects.is_empty() {
         // As kubectl says "no objects passed to apply": an empty input is a mistake to see.
-        let names: Vec<String> = if args.files.is_empty() {
+        let named: Vec<&PathBuf> = args.files.iter().chain(&args.from.filenames).collect();
+        let names: Vec<String> = if named.is_empty() {
             vec!["<stdin>".to_owned()]
         } else {
-            args.files
+            named
                 .iter()
                 .map(|f| super::terminal::escape(&f.display().to_string()).into_owned())
                 .collect()

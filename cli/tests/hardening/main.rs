@@ -107,3 +107,6 @@ pub fn has_terminal_control(text: &str) -> bool {
 mod external_diff;
 #[cfg(unix)]
 mod secrets;
+// Links and FIFOs are Unix's.
+#[cfg(unix)]
+mod walk;

@@ -1088,6 +1088,12 @@ impl ApiServer {
         if call.resource.namespaced && !namespace.is_empty() && namespace != call.target.namespace {
             return status::bad_request(NAMESPACE_MISMATCH);
         }
+        // A cluster-scoped object keeps no namespace its patch names: the server clears it
+        // (`EnsureObjectNamespaceMatchesRequestNamespace`, AS/registry/rest/meta.go), before
+        // the update's validation would call it immutable.
+        if !call.resource.namespaced {
+            remove(&mut object, &["metadata", "namespace"]);
+        }
         if let Some(refusal) = check_name(&object, &call.target) {
             return refusal;
         }
