@@ -5,18 +5,20 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use serde_json::json;
 use smd::fieldpath::Value;
 use smd::managedfields::{Error, ManagerId, Timestamp};
 
+use super::batch::{self, Answer, Emitted};
 use super::endpoints::TypeArgs;
 use super::external_diff::{self, Program};
-use super::plan::{self, Conflict, Dropped, Outcome, OwnerChange, Refusal, Request};
+use super::plan::{self, Conflict, Dropped, OwnerChange, Refusal, Request};
 use super::render::{self, ColorChoice, Paint};
+use super::report;
 use super::secrets;
 use super::terminal::escape;
 use super::textdiff;
-use super::{Failure, Outcome as Stop};
+use super::{Failure, Outcome as Stop, Status};
+use smd::report::{Outcome, Summary};
 
 /// The `diff` command's arguments.
 #[derive(Debug, Args)]
@@ -44,6 +46,12 @@ pub(crate) struct DiffArgs {
     /// and `*** (before)`/`*** (after)` where a value changes).
     #[arg(long)]
     pub(crate) show_secrets: bool,
+    /// Print no section and no summary: only errors on stderr, and the exit status.
+    #[arg(short = 'q', long, conflicts_with = "only")]
+    pub(crate) quiet: bool,
+    /// Print the sections of these objects only (the summary still counts every object).
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub(crate) only: Option<Only>,
 }
 
 /// The flags of a server-side apply, shared by `diff` and `apply`.
@@ -123,17 +131,18 @@ pub(crate) enum DiffFormat {
     Json,
 }
 
-/// The exit status of `diff`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DiffStatus {
-    Same,
+/// `--only`: which objects' sections are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Only {
+    /// Objects the apply would change or create, and conflicts.
     Changes,
+    /// Objects whose apply would be refused with conflicts.
     Conflicts,
 }
 
 /// One manifest's report.
 struct Item<'a> {
-    outcome: &'a Outcome,
+    outcome: &'a plan::Outcome,
     before: Value,
     /// What the server stores; with conflicts, what a forced apply would store.
     after: Option<Value>,
@@ -184,96 +193,260 @@ pub(crate) fn run(
     args: DiffArgs,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<DiffStatus, Stop> {
+) -> Result<Status, Stop> {
     let request = Request {
         // With conflicts, the diff shows what a forced apply would store.
         preview_forced: true,
         ..args.apply.request()?
     };
     let inputs = args.inputs.inputs(&args.files)?;
-    let planned = plan::plan_files(&inputs, &args.apply.types, request)?;
-    let mut items = Vec::new();
-    for outcome in &planned.outcomes {
-        items.push(item(outcome, &request, args.show_secrets)?);
-    }
-    let mut status = if items.iter().any(|i| !i.conflicts.is_empty()) {
-        DiffStatus::Conflicts
-    } else if items.iter().any(|i| i.changed) {
-        DiffStatus::Changes
-    } else {
-        DiffStatus::Same
+    let paint = Paint {
+        on: args.color.enabled(),
     };
-    let mut text = String::new();
-    match args.output {
-        DiffFormat::Json => {
-            let report = report(&items, &planned.unmatched, &request);
-            text = serde_json::to_string_pretty(&report).unwrap_or_default();
-            text.push('\n');
+    let program = match args.output {
+        DiffFormat::Diff => Program::from_env()?,
+        _ => None,
+    };
+    if let Some(program) = &program {
+        for word in &program.dropped {
+            writeln!(
+                err,
+                "smd: warning: {}: {word:?} is not passed to the program (kubectl passes \
+                 only words of letters, digits, '-' and '=')",
+                external_diff::VARIABLE
+            )?;
         }
-        DiffFormat::Yaml => {
-            let report = Value::from(report(&items, &planned.unmatched, &request));
-            text = smd::fieldpath::yaml::to_string(&report);
+    }
+    let shown = Shown {
+        request: &request,
+        args: &args,
+        paint,
+        external: program.is_some(),
+    };
+    let mut stream = report::Stream::new(args.output, &request);
+    let mut summary = Summary::default();
+    // With KUBECTL_EXTERNAL_DIFF, the program sees every object at once, and its output comes
+    // first: the sections wait for it.
+    let mut held = Held::default();
+    let header = stream.header();
+    out.write_all(header.as_bytes())?;
+    let render = |answer: Answer| shown.render(answer);
+    let mut emit = |emitted: Emitted<Rendered>| -> Result<(), Failure> {
+        let rendered = match emitted {
+            Emitted::Warning(warning) => {
+                return writeln!(err, "smd: warning: {warning}").map_err(write_failure);
+            }
+            Emitted::Answer(rendered) => rendered,
+        };
+        summary.count(rendered.outcome);
+        if let Some(error) = &rendered.error {
+            out.flush().map_err(write_failure)?;
+            writeln!(err, "smd: {error}").map_err(write_failure)?;
         }
-        DiffFormat::Diff => {
-            let paint = Paint {
-                on: args.color.enabled(),
+        if let Some(entry) = rendered.entry {
+            held.entries.push(entry);
+        }
+        let text = match args.output {
+            DiffFormat::Diff if !shown.selected(rendered.outcome) => return Ok(()),
+            DiffFormat::Diff => rendered.text,
+            _ => stream.item(&rendered.text),
+        };
+        if program.is_some() {
+            held.sections.push_str(&text);
+            return Ok(());
+        }
+        out.write_all(text.as_bytes()).map_err(write_failure)
+    };
+    let finished =
+        batch::run(&inputs, &args.apply.types, request, &render, &mut emit).map_err(Stop::from)?;
+    let mut status = summary.most_severe().map_or(Status::Ok, Status::of);
+    if let Some(program) = &program {
+        let ran = external_diff::run(program, &held.entries)?;
+        if !ran.stdout.is_empty() {
+            out.write_all(ran.stdout.as_bytes())?;
+            if !ran.stdout.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(b"\n")?;
+        }
+        err.write_all(ran.stderr.as_bytes())?;
+        // kubectl passes the program's answer on; a refusal still says so.
+        if matches!(status, Status::Ok | Status::Warnings) {
+            status = if ran.differs {
+                Status::Warnings
+            } else {
+                Status::Ok
             };
-            let program = Program::from_env()?;
-            if let Some(program) = &program {
-                for word in &program.dropped {
-                    let _ = writeln!(
-                        err,
-                        "smd: warning: {}: {word:?} is not passed to the program (kubectl passes \
-                         only words of letters, digits, '-' and '=')",
-                        external_diff::VARIABLE
-                    );
-                }
-                let ran = external_diff::run(program, &entries(&items, args.show_managed_fields))?;
-                if !ran.stdout.is_empty() {
-                    text.push_str(&ran.stdout);
-                    if !ran.stdout.ends_with('\n') {
-                        text.push('\n');
-                    }
-                    text.push('\n');
-                }
-                let _ = err.write_all(ran.stderr.as_bytes());
-                // kubectl passes the program's answer on; a refusal still says 3.
-                if status != DiffStatus::Conflicts {
-                    status = if ran.differs {
-                        DiffStatus::Changes
-                    } else {
-                        DiffStatus::Same
-                    };
-                }
-            }
-            for item in &items {
-                text.push_str(&render_item(
-                    item,
-                    &request,
-                    paint,
-                    args.show_managed_fields,
-                    program.is_some(),
-                )?);
-            }
-            for object in &planned.unmatched {
+        }
+        out.write_all(held.sections.as_bytes())?;
+    }
+    let unmatched: Vec<smd::report::Unmatched> = finished
+        .unmatched
+        .iter()
+        .map(|u| smd::report::Unmatched {
+            object: report::object_ref(&u.api_version, &u.identity),
+            origin: report::origin_ref(&u.origin),
+        })
+        .collect();
+    let tail = match args.output {
+        DiffFormat::Diff => {
+            let mut text = String::new();
+            for u in &finished.unmatched {
                 text.push_str(&format!(
                     "{} {} ({}): no manifest names it; left alone\n",
                     paint.dim("#"),
-                    object.identity(),
-                    object.origin
+                    u.identity,
+                    u.origin
                 ));
             }
+            // A batch ends with its count; one object's section says it all.
+            if !args.quiet && summary.objects > 1 {
+                text.push_str(&paint.bold(&summary.to_string()));
+                text.push('\n');
+            }
+            text
         }
-    }
-    for warning in &planned.warnings {
-        let _ = writeln!(err, "smd: warning: {warning}");
-    }
-    out.write_all(text.as_bytes())?;
+        _ => stream.footer(unmatched, summary),
+    };
+    out.write_all(tail.as_bytes())?;
     Ok(status)
 }
 
+fn write_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::new(BROKEN_PIPE)
+    } else {
+        Failure::new(format!("writing output: {e}"))
+    }
+}
+
+/// What an emit that failed because the reader went away says (turned back into a quiet stop).
+pub(crate) const BROKEN_PIPE: &str = "\u{0}broken pipe";
+
+/// What the external program's run waits for.
+#[derive(Default)]
+struct Held {
+    entries: Vec<external_diff::Entry>,
+    sections: String,
+}
+
+/// One answer, made ready for the output on a worker thread.
+pub(crate) struct Rendered {
+    pub(crate) outcome: Outcome,
+    /// Its section (text) or report item (JSON, YAML).
+    pub(crate) text: String,
+    /// What goes to stderr: a refusal or bad input, naming the place.
+    pub(crate) error: Option<String>,
+    /// Its files for KUBECTL_EXTERNAL_DIFF.
+    entry: Option<external_diff::Entry>,
+}
+
+/// How answers are shown.
+struct Shown<'a> {
+    request: &'a Request<'a>,
+    args: &'a DiffArgs,
+    paint: Paint,
+    external: bool,
+}
+
+impl Shown<'_> {
+    /// Whether a text section of this outcome is printed (`--quiet`, `--only`).
+    fn selected(&self, outcome: Outcome) -> bool {
+        if self.args.quiet {
+            return false;
+        }
+        match self.args.only {
+            None => true,
+            Some(Only::Changes) => {
+                matches!(
+                    outcome,
+                    Outcome::Change | Outcome::Create | Outcome::Conflict
+                )
+            }
+            Some(Only::Conflicts) => outcome == Outcome::Conflict,
+        }
+    }
+
+    fn render(&self, answer: Answer) -> Rendered {
+        let json = self.args.output != DiffFormat::Diff;
+        match answer {
+            Answer::Bad(bad) => {
+                let outcome = if bad.status.is_some() {
+                    Outcome::Refused
+                } else {
+                    Outcome::BadInput
+                };
+                let text = if json {
+                    report::item_text(self.args.output, &report::bad_item(&bad, outcome))
+                } else {
+                    String::new()
+                };
+                Rendered {
+                    outcome,
+                    text,
+                    error: Some(bad.message),
+                    entry: None,
+                }
+            }
+            Answer::Sent(outcome) => self.render_sent(&outcome),
+        }
+    }
+
+    fn render_sent(&self, outcome: &plan::Outcome) -> Rendered {
+        let json = self.args.output != DiffFormat::Diff;
+        match item(outcome, self.request, self.args.show_secrets) {
+            Ok(item) => {
+                let kind = if !item.conflicts.is_empty() {
+                    Outcome::Conflict
+                } else if outcome.pair.live.is_none() && item.after.is_some() {
+                    Outcome::Create
+                } else if item.changed {
+                    Outcome::Change
+                } else {
+                    Outcome::Unchanged
+                };
+                let text = if json {
+                    report::item_text(self.args.output, &report_item(&item, kind, self.request))
+                } else {
+                    render_item(
+                        &item,
+                        self.request,
+                        self.paint,
+                        self.args.show_managed_fields,
+                        self.external,
+                    )
+                    .unwrap_or_else(|Failure(message)| message)
+                };
+                let entry = self
+                    .external
+                    .then(|| entry(&item, self.args.show_managed_fields))
+                    .flatten();
+                Rendered {
+                    outcome: kind,
+                    text,
+                    error: None,
+                    entry,
+                }
+            }
+            Err(Failure(message)) => {
+                let text = if json {
+                    report::item_text(self.args.output, &report::refused_item(outcome))
+                } else {
+                    String::new()
+                };
+                Rendered {
+                    outcome: Outcome::Refused,
+                    text,
+                    error: Some(message),
+                    entry: None,
+                }
+            }
+        }
+    }
+}
+
 fn item<'a>(
-    outcome: &'a Outcome,
+    outcome: &'a plan::Outcome,
     request: &Request<'_>,
     show_secrets: bool,
 ) -> Result<Item<'a>, Failure> {
@@ -345,7 +518,7 @@ fn item<'a>(
 }
 
 /// `apps.v1.Deployment.default.web`, the file name kubectl diff gives an object.
-fn object_name(outcome: &Outcome) -> String {
+fn object_name(outcome: &plan::Outcome) -> String {
     let object = outcome.pair.live.as_ref().unwrap_or(&outcome.pair.applied);
     let gvk = object.gvk();
     let identity = &outcome.pair.identity;
@@ -358,20 +531,15 @@ fn object_name(outcome: &Outcome) -> String {
     )
 }
 
-/// The files of every object with something to show, for `KUBECTL_EXTERNAL_DIFF`.
-fn entries(items: &[Item<'_>], show_managed: bool) -> Vec<external_diff::Entry> {
-    items
-        .iter()
-        .filter_map(|item| {
-            let (live, merged) = item.texts(show_managed)?;
-            Some(external_diff::Entry {
-                name: object_name(item.outcome),
-                origin: item.outcome.pair.applied.origin.to_string(),
-                live,
-                merged,
-            })
-        })
-        .collect()
+/// The files of an object with something to show, for `KUBECTL_EXTERNAL_DIFF`.
+fn entry(item: &Item<'_>, show_managed: bool) -> Option<external_diff::Entry> {
+    let (live, merged) = item.texts(show_managed)?;
+    Some(external_diff::Entry {
+        name: object_name(item.outcome),
+        origin: item.outcome.pair.applied.origin.to_string(),
+        live,
+        merged,
+    })
 }
 
 /// Who a manager is, in words: `"kubectl" (Apply)`, `"hpa" (Update, apps/v1, subresource scale)`.
@@ -554,78 +722,80 @@ fn render_item(
     Ok(out)
 }
 
-/// The report in its versioned shape (docs/cli.md, "smd diff -o json").
-fn report(
-    items: &[Item<'_>],
-    unmatched: &[super::objects::Object],
-    request: &Request<'_>,
-) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = items
-        .iter()
-        .map(|item| {
-            let pair = &item.outcome.pair;
-            let identity = &pair.identity;
-            let manager = |id: &ManagerId| {
-                json!({
-                    "manager": id.manager,
-                    "operation": id.operation,
-                    "apiVersion": id.api_version,
-                    "subresource": id.subresource,
-                })
-            };
-            let paths = |set: &smd::fieldpath::Set| -> Vec<String> {
-                set.leaves().iter().map(|p| p.to_string()).collect()
-            };
-            json!({
-                "object": {
-                    "apiVersion": pair.applied.text(&["apiVersion"]),
-                    "kind": identity.kind,
-                    "namespace": identity.namespace,
-                    "name": identity.name,
-                },
-                "live": pair.live.as_ref().map(|l| l.origin.to_string()),
-                "applied": pair.applied.origin.to_string(),
-                "operation": if pair.live.is_some() { "update" } else { "create" },
-                "refused": !item.conflicts.is_empty(),
-                "changed": item.changed,
-                "diff": item.texts(false).map(|(old, new)| {
-                    textdiff::unified("live", &old, "merged", &new, 3)
-                }),
-                "result": item.shown_after().map(|a| render::to_json(&render::sorted(a))),
-                "setByServer": item.outcome.server_set,
-                "managers": item.owners.iter().map(|c| json!({
-                    "manager": manager(&c.id),
-                    "gained": paths(&c.gained),
-                    "lost": paths(&c.lost),
-                    "new": c.arrives,
-                    "gone": c.leaves,
-                })).collect::<Vec<_>>(),
-                "removed": item.dropped.iter().filter(|d| d.owners.is_empty()).map(|d| d.path.to_string()).collect::<Vec<_>>(),
-                "kept": item.dropped.iter().filter(|d| !d.owners.is_empty()).map(|d| json!({
-                    "path": d.path.to_string(),
-                    "owners": d.owners.iter().map(manager).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "conflicts": item.conflicts.iter().map(|c| json!({
-                    "path": c.path.to_string(),
-                    "owner": c.owner.as_ref().map(manager),
-                    "live": c.live.as_ref().map(render::to_json),
-                    "applied": c.applied.as_ref().map(render::to_json),
-                })).collect::<Vec<_>>(),
+/// The report item of an answered manifest (docs/cli.md, "smd diff -o json").
+fn report_item(item: &Item<'_>, outcome: Outcome, request: &Request<'_>) -> smd::report::Item {
+    let pair = &item.outcome.pair;
+    let paths = |set: &smd::fieldpath::Set| -> Vec<String> {
+        set.leaves().iter().map(|p| p.to_string()).collect()
+    };
+    let refusal = match &item.outcome.result {
+        Err(Refusal::Server(e)) => Some(smd::report::Refusal {
+            code: e.code(),
+            reason: e.reason().unwrap_or("InternalError").to_owned(),
+            message: e.to_string(),
+        }),
+        _ => None,
+    };
+    let _ = request;
+    smd::report::Item {
+        object: Some(report::object_ref(
+            pair.applied.text(&["apiVersion"]),
+            &pair.identity,
+        )),
+        outcome,
+        applied: report::origin_ref(&pair.applied.origin),
+        live: pair.live.as_ref().map(|l| report::origin_ref(&l.origin)),
+        operation: if pair.live.is_some() {
+            "update"
+        } else {
+            "create"
+        }
+        .to_owned(),
+        changed: item.changed,
+        refusal,
+        error: None,
+        diff: item
+            .texts(false)
+            .map(|(old, new)| textdiff::unified("live", &old, "merged", &new, 3)),
+        result: item
+            .shown_after()
+            .map(|a| render::to_json(&render::sorted(a))),
+        set_by_server: item.outcome.server_set.clone(),
+        managers: item
+            .owners
+            .iter()
+            .map(|c| smd::report::ManagerChange {
+                manager: report::manager(&c.id),
+                gained: paths(&c.gained),
+                lost: paths(&c.lost),
+                new: c.arrives,
+                gone: c.leaves,
             })
-        })
-        .collect();
-    json!({
-        "apiVersion": "smd/v1",
-        "kind": "DiffReport",
-        "manager": request.manager,
-        "force": request.force,
-        "subresource": request.subresource,
-        "fieldManagerOnly": request.field_manager_only,
-        "time": request.now.to_string(),
-        "items": items,
-        "unmatchedLive": unmatched.iter().map(|o| json!({
-            "object": o.identity().to_string(),
-            "origin": o.origin.to_string(),
-        })).collect::<Vec<_>>(),
-    })
+            .collect(),
+        removed: item
+            .dropped
+            .iter()
+            .filter(|d| d.owners.is_empty())
+            .map(|d| d.path.to_string())
+            .collect(),
+        kept: item
+            .dropped
+            .iter()
+            .filter(|d| !d.owners.is_empty())
+            .map(|d| smd::report::Kept {
+                path: d.path.to_string(),
+                owners: d.owners.iter().map(report::manager).collect(),
+            })
+            .collect(),
+        conflicts: item
+            .conflicts
+            .iter()
+            .map(|c| smd::report::Conflict {
+                path: c.path.to_string(),
+                owner: c.owner.as_ref().map(report::manager),
+                live: c.live.as_ref().map(render::to_json),
+                applied: c.applied.as_ref().map(render::to_json),
+            })
+            .collect(),
+    }
 }

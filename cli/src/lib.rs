@@ -9,6 +9,7 @@
 //! before it is written: a failing run writes nothing on stdout.
 
 mod apply;
+mod batch;
 mod blame;
 mod chosen;
 mod diff;
@@ -21,15 +22,18 @@ mod glob;
 mod input;
 mod install;
 mod json;
+mod live;
 mod namespaces;
 mod objects;
 mod parallel;
 mod paths;
 mod plan;
 mod render;
+mod report;
 mod schema;
 mod secrets;
 mod sources;
+mod spill;
 mod stream;
 mod terminal;
 mod textdiff;
@@ -247,37 +251,30 @@ pub fn run(
         }
     };
     input::set_document_limit(cli.max_document_size);
-    // Everything a subcommand writes is held, then cleaned of terminal controls on its way out
-    // (output is built whole before it is written anyway).
+    // Everything a subcommand writes is cleaned of terminal controls on its way out, piece by
+    // piece: diff and apply write each object's answer as soon as it is ready.
     let colors = match &cli.command {
         Command::Diff(args) => args.color.enabled(),
         Command::Blame(args) => args.color.enabled(),
         _ => false,
     };
-    let (mut held_out, mut held_err) = (Vec::new(), Vec::new());
-    let code = dispatch(cli.command, &mut held_out, &mut held_err);
-    let _ = err.write_all(&terminal::clean(&held_err, false));
-    if let Err(e) = out.write_all(&terminal::clean(&held_out, colors)) {
+    let mut clean_err = terminal::Cleaned::new(err, false);
+    let mut clean_out = terminal::Cleaned::new(io::BufWriter::with_capacity(1 << 16, out), colors);
+    let code = dispatch(cli.command, &mut clean_out, &mut clean_err);
+    if let Err(e) = clean_out.flush() {
         if e.kind() != io::ErrorKind::BrokenPipe {
-            let _ = writeln!(err, "smd: writing output: {e}");
+            let _ = writeln!(clean_err, "smd: writing output: {e}");
             return ExitCode::from(2);
         }
     }
-    let _ = out.flush();
     code
 }
 
 /// Runs one subcommand, writing on `out` and `err`.
 fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
     let result = match command {
-        Command::Diff(args) => diff::run(args, out, err).map(|s| match s {
-            diff::DiffStatus::Same => Status::Ok,
-            diff::DiffStatus::Changes => Status::Warnings,
-            diff::DiffStatus::Conflicts => Status::Conflicts,
-        }),
-        Command::Apply(args) => {
-            apply::run(args, out, err).map(|c| if c.0 { Status::Conflicts } else { Status::Ok })
-        }
+        Command::Diff(args) => diff::run(args, out, err),
+        Command::Apply(args) => apply::run(args, out, err),
         Command::Blame(args) => blame::run(args, out).map(|()| Status::Ok),
         Command::Fields(args) => fields::run(args, out).map(|()| Status::Ok),
         Command::Validate(args) => validate::run(args, out).map(|()| Status::Ok),
@@ -291,7 +288,11 @@ fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitC
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Warnings) => ExitCode::from(1),
         Ok(Status::Conflicts) => ExitCode::from(3),
+        Ok(Status::Refused) => ExitCode::from(2),
         Err(Outcome::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Outcome::Failure(Failure(message))) if message == diff::BROKEN_PIPE => {
+            ExitCode::SUCCESS
+        }
         Err(Outcome::Failure(Failure(message))) => {
             let _ = writeln!(err, "smd: {message}");
             ExitCode::from(2)
@@ -308,6 +309,20 @@ pub(crate) enum Status {
     Warnings,
     /// Done: the apply would be refused with conflicts: exit 3.
     Conflicts,
+    /// Done, every object answered, and some were bad input or refused (said on stderr): exit 2.
+    Refused,
+}
+
+impl Status {
+    /// The status of a batch whose most severe answer is `outcome`.
+    pub(crate) fn of(outcome: smd::report::Outcome) -> Status {
+        match outcome.exit_code() {
+            0 => Status::Ok,
+            1 => Status::Warnings,
+            3 => Status::Conflicts,
+            _ => Status::Refused,
+        }
+    }
 }
 
 /// Why a subcommand stopped early.

@@ -134,14 +134,14 @@ pub(crate) fn parse_validation(text: &str) -> Result<Validation, String> {
 /// One document read, and the keys it sets twice. Their lines are the input's: for the first
 /// document of a file they are the lines the API server names for a request holding the file
 /// as it is; later documents are numbered on, so that the line is the place to edit.
-struct Document {
-    origin: Origin,
-    value: Value,
-    duplicates: Vec<Duplicate>,
+pub(crate) struct Document {
+    pub(crate) origin: Origin,
+    pub(crate) value: Value,
+    pub(crate) duplicates: Vec<Duplicate>,
 }
 
 /// yaml.v2's strict decoding errors for a document's repeated keys.
-fn duplicate_lines(duplicates: &[Duplicate]) -> Vec<String> {
+pub(crate) fn duplicate_lines(duplicates: &[Duplicate]) -> Vec<String> {
     duplicates
         .iter()
         .map(|d| format!("line {}: key {} already set in map", d.line, d.key))
@@ -157,6 +157,7 @@ pub(crate) fn read_all(paths: &[PathBuf], jobs: usize) -> Result<Vec<Object>, Fa
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
     for path in paths {
         read_documents(path, jobs, &mut |document| {
+            let document = document?;
             if !document.duplicates.is_empty() {
                 return Err(Failure::new(format!(
                     "{}: a key is set twice (yaml: unmarshal errors:\n  {})",
@@ -170,51 +171,13 @@ pub(crate) fn read_all(paths: &[PathBuf], jobs: usize) -> Result<Vec<Object>, Fa
     Ok(out)
 }
 
-/// The manifests of `path` for an apply: a key set twice is answered as the API server answers
-/// an apply patch holding it under `validation` (strict: its 400; warn: its warnings, returned;
-/// ignore: nothing). The server checks after the field manager has applied the patch; smd
-/// checks first.
-pub(crate) fn read_applied(
-    path: &std::path::Path,
-    jobs: usize,
-    validation: Validation,
-) -> Result<(Vec<Object>, Vec<String>), Failure> {
-    let mut out = Vec::new();
-    let mut warnings = Vec::new();
-    read_documents(path, jobs, &mut |document| {
-        if !document.duplicates.is_empty() {
-            let lines = duplicate_lines(&document.duplicates);
-            match validation {
-                Validation::Strict => {
-                    return Err(Failure::new(format!(
-                        "{}: the API server would refuse this apply (400 BadRequest): error strict \
-                         decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  {}",
-                        document.origin,
-                        lines.join("\n  ")
-                    )));
-                }
-                Validation::Warn => {
-                    warnings.extend(
-                        lines
-                            .iter()
-                            .map(|line| format!("{}: Warning: {line}", document.origin)),
-                    );
-                }
-                Validation::Ignore => {}
-            }
-        }
-        unpack(document, &mut out)
-    })?;
-    Ok((out, warnings))
-}
-
 /// Every document of `bytes` (YAML stream or JSON, read as objects are), empty documents left
 /// out, as plain values; an error names the document but not the input.
 pub(crate) fn values(bytes: &[u8]) -> Result<Vec<Value>, String> {
     let stream = Stream::new(bytes, input::document_limit());
     let mut out = Vec::new();
     documents_of("", stream, 1, BATCHING, &mut |d| {
-        out.push(d.value);
+        out.push(d?.value);
         Ok(())
     })
     .map_err(|Failure(message)| message.strip_prefix(": ").unwrap_or(&message).to_owned())?;
@@ -232,6 +195,7 @@ pub(crate) fn objects_of(
     let mut repeated = Vec::new();
     let stream = Stream::new(bytes, input::document_limit());
     documents_of("input", stream, jobs, batching, &mut |document| {
+        let document = document?;
         // Each object carries the number of repeated keys of its document.
         let count = document.duplicates.len();
         unpack(document, &mut out)?;
@@ -244,6 +208,33 @@ pub(crate) fn objects_of(
         .zip(repeated)
         .map(|(o, d)| (o.origin.to_string(), o.value, d))
         .collect())
+}
+
+/// The objects of a document (a `List`'s items, each on its own), each checked, numbers as
+/// JSON decoding makes them: a bad item is that item's answer, not its neighbours'.
+pub(crate) fn objects_in(document: Document) -> Vec<Result<Object, Failure>> {
+    let Document {
+        origin, mut value, ..
+    } = document;
+    normalize_numbers(&mut value);
+    if !is_list(&value) {
+        return vec![checked(origin, value)];
+    }
+    let items = match value.as_map_mut().and_then(|m| m.remove("items")) {
+        Some(Value::List(items)) => items,
+        _ => Vec::new(),
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(j, item)| {
+            let origin = Origin {
+                item: Some(j + 1),
+                ..origin.clone()
+            };
+            checked(origin, item)
+        })
+        .collect()
 }
 
 /// An object (or a `List`'s items) of a document, checked, numbers as JSON decoding makes them.
@@ -295,15 +286,36 @@ pub(crate) const BATCHING: Batching = if cfg!(test) {
     }
 };
 
-/// What is done with each document as it is read: an error stops the reading (so a stream of
-/// things that are not objects stops at the first).
-type Each<'e> = dyn FnMut(Document) -> Result<(), Failure> + 'e;
+/// Documents of a batch's streams: 64 KiB read on one thread, batches of 1 MiB, so that the
+/// values held at once stay a few tens of MB whatever the stream's size.
+pub(crate) const STREAMING: Batching = Batching {
+    parallel_bytes: 64 << 10,
+    batch_bytes: 1 << 20,
+};
+
+/// What is done with each document as it is read, or with the error that a document gives
+/// instead (a document that does not read; then, for a stream that cannot go on, the error
+/// that stops it). An error returned stops the reading: readers that want every document
+/// answered return `Ok` and go on with the next.
+type Each<'e> = dyn FnMut(Result<Document, Failure>) -> Result<(), Failure> + 'e;
 
 /// The documents of the input at `path` (`-`: stdin), empty ones left out, each given to `each`
 /// in order.
 fn read_documents(path: &std::path::Path, jobs: usize, each: &mut Each<'_>) -> Result<(), Failure> {
     let (name, stream) = input::stream(Some(path))?;
     documents_of(&name, stream, jobs, BATCHING, each)
+}
+
+/// The documents of the input at `path` (`-`: stdin) read for a batch that answers each: in
+/// small batches ([`STREAMING`]), so that what is held in memory stays small, and with the
+/// documents that do not read given to `each` as errors.
+pub(crate) fn each_document(
+    path: &std::path::Path,
+    jobs: usize,
+    each: &mut Each<'_>,
+) -> Result<(), Failure> {
+    let (name, stream) = input::stream(Some(path))?;
+    documents_of(&name, stream, jobs, STREAMING, each)
 }
 
 /// The documents of a stream, read piece by piece; YAML pieces gathered in batches and each
@@ -343,7 +355,8 @@ fn documents_of<R: std::io::Read>(
             batch_bytes = 0;
         }
         if let Some(e) = stop {
-            return Err(reading.stream_failure(e));
+            let failure = reading.stream_failure(e);
+            return (reading.each)(Err(failure));
         }
         if end {
             return Ok(());
@@ -439,7 +452,7 @@ impl Reading<'_> {
                 if value.is_null() {
                     continue;
                 }
-                (self.each)(Document {
+                (self.each)(Ok(Document {
                     origin: Origin {
                         file: self.name.to_owned(),
                         document: self.count,
@@ -448,14 +461,17 @@ impl Reading<'_> {
                     },
                     value,
                     duplicates,
-                })?;
+                }))?;
             }
             if let Some(message) = error {
-                return Err(Failure::new(format!(
+                // The piece's next document is the one that does not read; the pieces after it
+                // are cut at their own separators and go on.
+                self.count += 1;
+                (self.each)(Err(Failure::new(format!(
                     "{}: document {}: {message}",
                     escape(self.name),
-                    self.count + 1
-                )));
+                    self.count
+                ))))?;
             }
         }
         Ok(())
@@ -555,7 +571,7 @@ mod tests {
             jobs,
             BATCHING,
             &mut |d| {
-                out.push(d);
+                out.push(d?);
                 Ok(())
             },
         )?;

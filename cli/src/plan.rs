@@ -1,9 +1,7 @@
-//! What a server-side apply of each manifest would do: manifests paired with live objects,
-//! each pair sent as an apply request to smd's in-memory API server holding the live object
-//! (in parallel across cores, results in input order), and the consequences worked out for the reports: ownership gained and lost,
-//! fields removed or kept by other owners, conflicts with both values.
-
-use std::collections::BTreeMap;
+//! What a server-side apply of one manifest would do: the pair sent as an apply request to
+//! smd's in-memory API server holding the live object ([`super::batch`] streams a run's
+//! manifests through it), and the consequences worked out for the reports: ownership gained
+//! and lost, fields removed or kept by other owners, conflicts with both values.
 
 use smd::apiserver::{
     APPLY_PATCH, ApiServer, ObjectKey, Request as HttpRequest, Response, ServerChoice,
@@ -43,95 +41,6 @@ pub(crate) struct Pair {
     pub(crate) identity: Identity,
 }
 
-/// The manifests paired with live objects by `key` (group, kind, namespace as
-/// [`super::namespaces`] resolves it, name), in manifest order; and the live objects no
-/// manifest names. Only identities decide: how the objects are spread over files does not.
-///
-/// Through `--subresource scale` (`scale`), a manifest is an `autoscaling/v1` Scale, which
-/// names its object by namespace and name alone: it pairs with the one live object of that
-/// namespace (a namespace-less Scale: `namespace`'s, or none) and name.
-pub(crate) fn pair(
-    live: Vec<Object>,
-    applied: Vec<Object>,
-    key: &dyn Fn(&Object) -> Identity,
-    scale: Option<&str>,
-) -> Result<(Vec<Pair>, Vec<Object>), Failure> {
-    let mut by_identity: BTreeMap<Identity, Object> = BTreeMap::new();
-    for object in live {
-        let identity = key(&object);
-        if let Some(first) = by_identity.get(&identity) {
-            return Err(Failure::new(format!(
-                "{}: {identity} is also at {}: one live object per identity",
-                object.origin, first.origin
-            )));
-        }
-        by_identity.insert(identity, object);
-    }
-    let mut seen: BTreeMap<Identity, String> = BTreeMap::new();
-    let mut pairs = Vec::new();
-    for object in applied {
-        let identity = key(&object);
-        if let Some(first) = seen.get(&identity) {
-            return Err(Failure::new(format!(
-                "{}: {identity} is also applied at {first}: one manifest per object",
-                object.origin
-            )));
-        }
-        let mut live = by_identity.remove(&identity);
-        if let Some(namespace) = scale.filter(|_| live.is_none() && is_scale(&identity)) {
-            live = scaled(&mut by_identity, &object, &identity, namespace)?;
-        }
-        seen.insert(identity.clone(), object.origin.to_string());
-        pairs.push(Pair {
-            live,
-            applied: object,
-            identity,
-        });
-    }
-    Ok((pairs, by_identity.into_values().collect()))
-}
-
-fn is_scale(identity: &Identity) -> bool {
-    identity.group == "autoscaling" && identity.kind == "Scale"
-}
-
-/// The live object a Scale manifest scales: the one of its namespace and name (a Scale naming
-/// no namespace: `namespace`'s first, then a cluster-scoped one).
-fn scaled(
-    by_identity: &mut BTreeMap<Identity, Object>,
-    scale: &Object,
-    identity: &Identity,
-    namespace: &str,
-) -> Result<Option<Object>, Failure> {
-    let namespaces: Vec<&str> = if identity.namespace.is_empty() {
-        vec![namespace, ""]
-    } else {
-        vec![identity.namespace.as_str()]
-    };
-    for ns in namespaces {
-        let found: Vec<Identity> = by_identity
-            .keys()
-            .filter(|k| k.namespace == ns && k.name == identity.name)
-            .cloned()
-            .collect();
-        match found.as_slice() {
-            [] => {}
-            [one] => return Ok(by_identity.remove(one)),
-            several => {
-                let names: Vec<String> = several.iter().map(ToString::to_string).collect();
-                return Err(Failure::new(format!(
-                    "{}: the Scale names {}, and several live objects have that name ({}): \
-                     give only the one it scales",
-                    scale.origin,
-                    identity,
-                    names.join(", ")
-                )));
-            }
-        }
-    }
-    Ok(None)
-}
-
 /// What the API server answers to one apply, and what a forced apply would store when it
 /// refuses with conflicts.
 #[derive(Debug)]
@@ -159,12 +68,8 @@ pub(crate) enum Refusal {
     Unserved(String),
 }
 
-/// Sends every pair as an apply request, in parallel across cores; outcomes in input order.
-pub(crate) fn run(prepared: &Prepared<'_>, pairs: Vec<Pair>, request: Request<'_>) -> Vec<Outcome> {
-    super::parallel::map(pairs, request.jobs, |p| one(prepared, p, request))
-}
-
-fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
+/// Sends `pair`'s manifest as an apply request to a server holding its live object.
+pub(crate) fn one(prepared: &Prepared<'_>, pair: Pair, request: Request<'_>) -> Outcome {
     // The request goes to the manifest's version: a live object at another version of the
     // same group and kind is held at its own and converted, as the server converts it (an
     // HPA's autoscaling/v1 and v2, a CRD's versions). A live object of another group (a
@@ -408,15 +313,6 @@ pub(crate) fn conflicts(error: &Error, live: &Value, applied: &Value) -> Vec<Con
         .collect()
 }
 
-/// Everything a `diff` or `apply` run works out.
-pub(crate) struct Planned {
-    pub(crate) outcomes: Vec<Outcome>,
-    /// Live objects no manifest names: reported, left alone.
-    pub(crate) unmatched: Vec<Object>,
-    /// Live objects with no managedFields (their owners are unknown).
-    pub(crate) warnings: Vec<String>,
-}
-
 /// What a `diff` or `apply` run reads (see [`super::sources::LiveArgs::inputs`]).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Inputs {
@@ -429,111 +325,6 @@ pub(crate) struct Inputs {
     /// Report the live objects no manifest names (a LIVE file given with its manifests); a
     /// `--live` dump is a pool to look objects up in, and its other objects are left silent.
     pub(crate) report_unmatched: bool,
-}
-
-/// Reads the live objects and the manifests, gives them their namespaces, pairs them and
-/// sends every manifest through its endpoint.
-pub(crate) fn plan_files(
-    inputs: &Inputs,
-    types: &super::endpoints::TypeArgs,
-    request: Request<'_>,
-) -> Result<Planned, Failure> {
-    let server = super::endpoints::Server::load(types)?;
-    let mut live_objects = if inputs.live.is_empty() {
-        Vec::new()
-    } else {
-        super::objects::read_all(&inputs.live, request.jobs)?
-    };
-    let mut applied_objects = Vec::new();
-    let mut warnings = Vec::new();
-    for path in &inputs.applied {
-        let (objects, more) = super::objects::read_applied(path, request.jobs, request.validation)?;
-        applied_objects.extend(objects);
-        warnings.extend(more);
-    }
-    if applied_objects.is_empty() {
-        let names: Vec<String> = inputs
-            .applied
-            .iter()
-            .map(|p| match p.to_str() {
-                Some("-") => "<stdin>".to_owned(),
-                _ => super::terminal::escape(&p.display().to_string()).into_owned(),
-            })
-            .collect();
-        return Err(Failure::new(format!(
-            "{}: no object to apply",
-            names.join(", ")
-        )));
-    }
-    let namespacing = super::namespaces::Namespacing::new(inputs.namespace.as_deref());
-    namespacing.manifests(&server, &mut applied_objects)?;
-    namespacing.live(&server, &mut live_objects);
-    let scale = (request.subresource == "scale").then(|| namespacing.namespace());
-    let (pairs, mut unmatched) = pair(
-        live_objects,
-        applied_objects,
-        &|o| super::namespaces::identity(&server, o),
-        scale,
-    )?;
-    if !inputs.report_unmatched {
-        unmatched.clear();
-    }
-    for p in &pairs {
-        if let Some(live) = &p.live {
-            let has = live
-                .value
-                .as_map()
-                .and_then(|m| m.get("metadata"))
-                .and_then(Value::as_map)
-                .is_some_and(|m| m.contains_key("managedFields"));
-            if let Err(e) = managers(&live.value) {
-                warnings.push(format!(
-                    "{}: {} has managedFields the API server cannot read ({e}): it reads a \
-                     malformed list as none, and refuses to apply over an entry it cannot decode",
-                    live.origin,
-                    live.identity()
-                ));
-            }
-            if !has {
-                warnings.push(format!(
-                    "{}: {} has no metadata.managedFields, so smd cannot know who owns its fields \
-                     and the answer may be wrong; export it with `kubectl get -o yaml --show-managed-fields`",
-                    live.origin,
-                    live.identity()
-                ));
-            }
-        }
-    }
-    // A cluster holds a built-in object decoded into its Go type and defaulted, and answers a
-    // read with it: a live object from `kubectl get` is unchanged by this, a hand-written one
-    // gains what the server would have added, so that neither side of a diff shows defaults
-    // as changes. The field manager alone takes the live object as given.
-    let mut pairs = pairs;
-    for p in pairs.iter_mut().filter(|_| !request.field_manager_only) {
-        if let Some(live) = &mut p.live {
-            let kind = live.gvk();
-            if smd::builtin::is_builtin(&kind)
-                && let Ok(decoded) = smd::builtin::decode(&kind, &live.value)
-            {
-                live.value = decoded.object;
-            }
-        }
-    }
-    let mut prepared = Prepared::new(&server, request.field_manager_only);
-    for p in &pairs {
-        let object = p.live.as_ref().unwrap_or(&p.applied);
-        let namespaced = !object.identity().namespace.is_empty();
-        prepared.prepare(&object.gvk(), namespaced);
-        // A manifest at another version of the live object's kind goes to its own version.
-        prepared.prepare(&p.applied.gvk(), namespaced);
-    }
-    prepared.build();
-    let outcomes = run(&prepared, pairs, request);
-    Ok(Planned {
-        outcomes,
-        unmatched,
-        warnings,
-    })
 }
 
 /// `live` as a read at `manifest`'s version gives it, when the manifest is another version of

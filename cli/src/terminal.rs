@@ -35,6 +35,32 @@ fn push_char(out: &mut String, c: char, keep_lines: bool) {
     }
 }
 
+/// A writer that passes everything through [`clean`] on its way to `inner`. Each write is
+/// cleaned on its own: smd writes whole pieces of text (an object's section, a message), so no
+/// color code or character is cut between two writes.
+#[derive(Debug)]
+pub(crate) struct Cleaned<W> {
+    inner: W,
+    colors: bool,
+}
+
+impl<W: std::io::Write> Cleaned<W> {
+    pub(crate) fn new(inner: W, colors: bool) -> Cleaned<W> {
+        Cleaned { inner, colors }
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Cleaned<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write_all(&clean(buf, self.colors))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// The color codes smd itself writes ([`crate::render::Paint`]); with colors on, these are
 /// the only escape sequences that pass.
 const SGR: [&[u8]; 7] = [

@@ -159,7 +159,7 @@ fn diff_json_and_yaml_reports() {
     ]);
     assert_eq!(json.0, 3);
     let report: serde_json::Value = serde_json::from_str(&json.1).unwrap();
-    assert_eq!(report["apiVersion"], "smd/v1");
+    assert_eq!(report["apiVersion"], "smd/v2");
     assert_eq!(report["kind"], "DiffReport");
     assert_eq!(report["items"][0]["conflicts"][0]["path"], ".spec.replicas");
     assert_eq!(report["items"][0]["conflicts"][0]["live"], 5);

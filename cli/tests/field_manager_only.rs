@@ -228,7 +228,12 @@ fn diff_reports_gos_result_in_every_format() {
         let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
         assert_eq!(json["fieldManagerOnly"], true);
         let item = &json["items"][0];
-        assert_eq!(item["refused"], example.answer.is_err(), "{}", example.name);
+        assert_eq!(
+            item["refusal"].is_object(),
+            example.answer.is_err(),
+            "{}",
+            example.name
+        );
         if let Some(expected) = expected {
             let result = Value::from_json(&item["result"].to_string()).unwrap();
             let expected = yaml::from_str(expected).unwrap();

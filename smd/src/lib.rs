@@ -21,5 +21,6 @@ pub mod customresource;
 pub mod managedfields;
 pub mod merge;
 pub mod patch;
+pub mod report;
 pub mod typed;
 pub mod validation;
