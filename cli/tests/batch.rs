@@ -364,3 +364,31 @@ fn apply_prints_what_it_can_store() {
     );
     insta::assert_snapshot!("batch-apply", shown(&run));
 }
+
+/// The live objects' spill file leaves nothing in the temp dir: it is unlinked from the start.
+#[test]
+fn the_spill_file_leaves_no_trace() {
+    let b = Batch::new();
+    let tmp = tempfile::Builder::new()
+        .prefix("smd-tmpdir-")
+        .tempdir()
+        .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_smd"))
+        .args([
+            "diff",
+            "-f",
+            &b.path("batch.yaml"),
+            "--live",
+            &b.path("live.yaml"),
+            "--live",
+            HPA_LIVE,
+        ])
+        .current_dir(root())
+        .env("TMPDIR", tmp.path())
+        .env_remove("KUBECTL_EXTERNAL_DIFF")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("default/two"));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
