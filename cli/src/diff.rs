@@ -154,6 +154,8 @@ struct Item<'a> {
     /// With values as printed (masked).
     conflicts: Vec<Conflict>,
     changed: bool,
+    /// Through the status subresource: the manifest's fields the server ignores.
+    ignored: Vec<String>,
 }
 
 impl Item<'_> {
@@ -496,6 +498,13 @@ fn item<'a>(
         None => (Vec::new(), Vec::new()),
     };
     let changed = after.as_ref().is_some_and(|a| *a != before);
+    let ignored = match (&after, request.subresource) {
+        (Some(after), "status") => plan::ignored_by_status(&pair.applied.value, after)
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
     let masked = secret.then(|| {
         let mut shown_before = before.clone();
         let mut shown_after = after.clone();
@@ -514,6 +523,7 @@ fn item<'a>(
         dropped,
         conflicts,
         changed,
+        ignored,
     })
 }
 
@@ -593,8 +603,24 @@ fn render_item(
             e.to_string().replace('\n', "\n#   ")
         )));
     }
+    if !item.ignored.is_empty() {
+        let paths: Vec<String> = item
+            .ignored
+            .iter()
+            .map(|p| escape(p).into_owned())
+            .collect();
+        out.push_str(&paint.yellow(&format!(
+            "# Through the status subresource the API server ignores the manifest's other \
+             fields, and keeps the live values: {}\n",
+            paths.join(", ")
+        )));
+    }
     if let Some((old, new)) = item.texts(show_managed) {
-        if old == new {
+        if old == new && !item.owners.is_empty() {
+            out.push_str(
+                &paint.dim("# The object would not change: only ownership changes (below).\n"),
+            );
+        } else if old == new {
             out.push_str(&paint.dim("# The object would not change.\n"));
         } else if external {
             out.push_str(&paint.dim(&format!(
@@ -665,7 +691,8 @@ fn render_item(
         item.dropped.iter().partition(|d| !d.owners.is_empty());
     if !removed.is_empty() {
         out.push_str(
-            &paint.bold("\nRemoved (no longer in the manifest, and no one else owns them):\n"),
+            &paint
+                .bold("\nRemoved (no longer in the manifest, and gone from the stored object):\n"),
         );
         for d in removed {
             out.push_str(&format!(
@@ -673,6 +700,13 @@ fn render_item(
                 paint.red("-"),
                 escape(&d.path.to_string())
             ));
+            if !d.co_owners.is_empty() {
+                let owners: Vec<String> = d.co_owners.iter().map(manager_words).collect();
+                out.push_str(&format!(
+                    "      co-owned by {}: what they set in it goes too\n",
+                    owners.join(", ")
+                ));
+            }
         }
     }
     if !kept.is_empty() {
@@ -778,6 +812,16 @@ fn report_item(item: &Item<'_>, outcome: Outcome, request: &Request<'_>) -> smd:
             .filter(|d| d.owners.is_empty())
             .map(|d| d.path.to_string())
             .collect(),
+        removed_co_owned: item
+            .dropped
+            .iter()
+            .filter(|d| d.owners.is_empty() && !d.co_owners.is_empty())
+            .map(|d| smd::report::Kept {
+                path: d.path.to_string(),
+                owners: d.co_owners.iter().map(report::manager).collect(),
+            })
+            .collect(),
+        ignored: item.ignored.clone(),
         kept: item
             .dropped
             .iter()

@@ -215,6 +215,9 @@ pub(crate) struct Dropped {
     pub(crate) path: Path,
     /// Who still owns it (the field stays); empty: the field is removed.
     pub(crate) owners: Vec<ManagerId>,
+    /// A removed field's other owners before the apply (of the field or of fields in it): SMD
+    /// removes an item the applier no longer lists with everything in it, even what others set.
+    pub(crate) co_owners: Vec<ManagerId>,
 }
 
 /// One conflict, with both values.
@@ -277,26 +280,112 @@ pub(crate) fn dropped(
     };
     let empty = Set::new();
     let new = after.fields.get(&key).map_or(&empty, |s| s.set());
-    old.set()
-        .difference(new)
-        .leaves()
-        .iter()
-        .filter(|path| value_at(live, path.elements()).is_some())
-        .map(|path| {
-            let owners = if value_at(after_object, path.elements()).is_some() {
-                after
-                    .fields
-                    .iter()
-                    .filter(|(_, s)| s.set().has(path.elements()))
-                    .filter_map(|(k, _)| ManagerId::from_key(k))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            Dropped { path, owners }
-        })
-        .collect()
+    let stopped = old.set().difference(new);
+    let leaves = stopped.leaves();
+    // A field that goes is named once, at its top: an item the applier stops listing goes
+    // with everything in it, what other managers set there included (they are named).
+    let mut gone = Set::new();
+    let mut out = Vec::new();
+    // Parents before their fields, whatever order the set walks in.
+    let mut paths: Vec<Path> = stopped.iter().collect();
+    paths.sort_by_key(|p| p.elements().len());
+    for path in paths {
+        let elements = path.elements();
+        if (1..elements.len()).any(|n| gone.has(&elements[..n]))
+            || value_at(live, elements).is_none()
+        {
+            continue;
+        }
+        if value_at(after_object, elements).is_none() {
+            gone.insert(elements);
+            let co_owners = before
+                .fields
+                .iter()
+                .filter(|(k, _)| **k != key)
+                .filter(|(_, s)| owns_in(s.set(), elements))
+                .filter_map(|(k, _)| ManagerId::from_key(k))
+                .collect();
+            out.push(Dropped {
+                path,
+                owners: Vec::new(),
+                co_owners,
+            });
+        } else if leaves.has(elements) {
+            let owners = after
+                .fields
+                .iter()
+                .filter(|(_, s)| s.set().has(elements))
+                .filter_map(|(k, _)| ManagerId::from_key(k))
+                .collect();
+            out.push(Dropped {
+                path,
+                owners,
+                co_owners: Vec::new(),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.compare(&b.path));
+    out
 }
+
+/// Whether `set` holds `path` or a field below it.
+fn owns_in(set: &Set, path: &[smd::fieldpath::PathElement]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return !set.is_empty();
+    };
+    let mut at = set;
+    for element in parents {
+        match at.child(element) {
+            Some(child) => at = child,
+            None => return false,
+        }
+    }
+    at.has_member(last) || at.child(last).is_some_and(|c| !c.is_empty())
+}
+
+/// The fields of a manifest applied through the status subresource that the API server
+/// ignores: those outside `.status` whose stored value is not the manifest's (the status
+/// strategy keeps the live object's). Maps are walked; a list or scalar is compared whole.
+pub(crate) fn ignored_by_status(applied: &Value, stored: &Value) -> Vec<Path> {
+    let mut out = Vec::new();
+    let Some(map) = applied.as_map() else {
+        return out;
+    };
+    for (key, value) in map.iter() {
+        if matches!(key, "apiVersion" | "kind" | "status") {
+            continue;
+        }
+        let mut path = Path::new();
+        path.push(smd::fieldpath::PathElement::Field(key.into()));
+        ignored_below(
+            value,
+            stored.as_map().and_then(|m| m.get(key)),
+            &mut path,
+            &mut out,
+        );
+    }
+    out
+}
+
+fn ignored_below(applied: &Value, stored: Option<&Value>, path: &mut Path, out: &mut Vec<Path>) {
+    if out.len() >= IGNORED_LIMIT {
+        return;
+    }
+    match (applied, stored) {
+        (Value::Map(map), Some(Value::Map(kept))) => {
+            for (key, value) in map.iter() {
+                path.push(smd::fieldpath::PathElement::Field(key.into()));
+                ignored_below(value, kept.get(key), path, out);
+                path.pop();
+            }
+        }
+        (value, Some(kept)) if value == kept => {}
+        _ => out.push(path.clone()),
+    }
+}
+
+/// The most ignored fields named (a manifest of thousands is summed up by its first ones).
+const IGNORED_LIMIT: usize = 100;
 
 /// The conflicts of a refusal, with the live and applied values of each field.
 pub(crate) fn conflicts(error: &Error, live: &Value, applied: &Value) -> Vec<Conflict> {

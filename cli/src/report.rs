@@ -181,6 +181,8 @@ fn empty_item(outcome: Outcome, applied: Origin) -> Item {
         set_by_server: Vec::new(),
         managers: Vec::new(),
         removed: Vec::new(),
+        removed_co_owned: Vec::new(),
+        ignored: Vec::new(),
         kept: Vec::new(),
         conflicts: Vec::new(),
     }

@@ -174,7 +174,8 @@ pub struct ManagerChange {
     pub gone: bool,
 }
 
-/// A field the applier stops listing that other managers keep.
+/// A field and its managers: one the applier stops listing that other managers keep, or one
+/// removed that others co-owned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Kept {
@@ -231,6 +232,12 @@ pub struct Item {
     /// Fields the apply removes: the applier owned them and lists them no more, and no one
     /// else owns them.
     pub removed: Vec<String>,
+    /// Of `removed`, those other managers owned too (the field, or fields in it), with those
+    /// managers: an item the applier stops listing goes with everything in it.
+    pub removed_co_owned: Vec<Kept>,
+    /// Through the status subresource: the manifest's fields outside `.status` the server
+    /// ignores (it keeps the live values).
+    pub ignored: Vec<String>,
     /// Fields the applier lists no more that stay, owned by others.
     pub kept: Vec<Kept>,
     /// Conflicts, with both values.
