@@ -69,6 +69,10 @@ pub(crate) struct LiveArgs {
     /// Accepted for kubectl's command lines: smd always answers for a server-side apply.
     #[arg(long = "server-side")]
     pub(crate) server_side: bool,
+    /// Also report the live objects of --live that no manifest names (a dump's are left
+    /// silent by default; those of a positional LIVE file are always reported).
+    #[arg(long)]
+    pub(crate) show_unmatched: bool,
 }
 
 impl LiveArgs {
@@ -115,7 +119,7 @@ impl LiveArgs {
             live,
             applied,
             namespace,
-            report_unmatched: false,
+            report_unmatched: self.show_unmatched,
         })
     }
 }

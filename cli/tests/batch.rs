@@ -392,3 +392,35 @@ fn the_spill_file_leaves_no_trace() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("default/two"));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+/// A `--live` dump's objects that no manifest names are silent unless asked for.
+#[test]
+fn unmatched_live_objects_are_shown_when_asked() {
+    let b = Batch::new();
+    let docs: Vec<&str> = BATCH.split("---\n").collect();
+    std::fs::write(b.path("one.yaml"), docs[0]).unwrap();
+    let silent = b.run("diff", "one.yaml", &["--color", "never"]);
+    assert_eq!(silent.0, 0, "{}", shown(&silent));
+    assert!(!silent.1.contains("no manifest names it"), "{}", silent.1);
+    let shown_ = b.run(
+        "diff",
+        "one.yaml",
+        &["--color", "never", "--show-unmatched"],
+    );
+    assert_eq!(shown_.0, 0);
+    for name in ["ConfigMap default/two", "Deployment.apps default/web"] {
+        assert!(
+            shown_.1.contains(&format!("# {name} (")),
+            "{name}: {}",
+            shown_.1
+        );
+    }
+    let report = b.run("diff", "one.yaml", &["-o", "json", "--show-unmatched"]);
+    let report: smd::report::DiffReport = serde_json::from_str(&report.1).unwrap();
+    let names: Vec<&str> = report
+        .unmatched_live
+        .iter()
+        .map(|u| u.object.name.as_str())
+        .collect();
+    assert_eq!(names, ["two", "web"]);
+}
