@@ -257,6 +257,12 @@ impl Batch<'_> {
             let origin = applied.origin.clone();
             return self.bad(Some(origin), Some(applied), message, None, warnings);
         }
+        if let Some(message) =
+            super::hints::scale_without_subresource(&applied, self.request.subresource)
+        {
+            let origin = applied.origin.clone();
+            return self.bad(Some(origin), Some(applied), message, None, warnings);
+        }
         let identity = namespaces::identity(self.server, &applied);
         if let Some(first) = self.seen.get(&identity) {
             let message = format!(

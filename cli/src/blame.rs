@@ -56,6 +56,9 @@ pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
     for (i, object) in objects.iter().enumerate() {
         let managed = plan::managers(&object.value)
             .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
+        if let Some(missing) = super::hints::no_managed_fields(object) {
+            return Err(missing.into());
+        }
         let owners = owners(&managed);
         let union = owners.iter().fold(Set::new(), |acc, o| acc.union(&o.set));
         let mut shown = render::sorted(&render::without_managed_fields(&object.value));

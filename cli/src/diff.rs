@@ -99,9 +99,7 @@ impl ApplyFlags {
     pub(crate) fn request(&self) -> Result<Request<'_>, Failure> {
         let now = match &self.now {
             None => Timestamp::now(),
-            Some(text) => {
-                Timestamp::parse(text).map_err(|e| Failure::new(format!("--now: {e}")))?
-            }
+            Some(text) => Timestamp::parse(text).map_err(|e| super::hints::now(&e))?,
         };
         if !matches!(self.subresource.as_str(), "" | "status" | "scale") {
             return Err(Failure::new(format!(

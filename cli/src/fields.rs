@@ -51,6 +51,9 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
         // lists.
         let managed = plan::managers(&object.value)
             .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
+        if let Some(missing) = super::hints::no_managed_fields(object) {
+            return Err(missing.into());
+        }
         text.push_str(&format!("# {} ({})\n", object.identity(), object.origin));
         if args.sizes {
             let list = entries(&object.value)
@@ -64,6 +67,15 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
             .encode()
             .map_err(|e| Failure::new(format!("{}: cannot write the sets: {e}", object.origin)))?
             .unwrap_or_default();
+        if let Some(name) = &args.manager
+            && !stored.iter().any(|e| e.manager == *name)
+        {
+            let mut present: Vec<&str> = stored.iter().map(|e| e.manager.as_str()).collect();
+            present.dedup();
+            return Err(
+                super::hints::unknown_manager(&object.origin.to_string(), name, &present).into(),
+            );
+        }
         for entry in &stored {
             if args.manager.as_ref().is_some_and(|m| *m != entry.manager) {
                 continue;

@@ -19,6 +19,7 @@ mod fieldmanager;
 mod fields;
 mod fieldsv1;
 mod glob;
+mod hints;
 mod input;
 mod install;
 mod json;

@@ -450,12 +450,13 @@ pub(crate) fn status_refusal(pair: &Pair, response: &Response) -> Failure {
             response.message().unwrap_or_default()
         ));
     }
+    let message = response.message().unwrap_or_default();
     Failure::new(format!(
-        "{}: the API server would refuse this apply ({} {}): {}",
+        "{}: the API server would refuse this apply ({} {}): {message}{}",
         pair.applied.origin,
         response.code,
         response.reason().unwrap_or("InternalError"),
-        response.message().unwrap_or_default()
+        super::hints::refusal(&pair.applied, message)
     ))
 }
 
@@ -484,8 +485,9 @@ pub(crate) fn refusal(pair: &Pair, e: &Error) -> Failure {
             ))
         }
         _ => Failure::new(format!(
-            "{}: the API server would refuse this apply ({status}): {e}",
-            pair.applied.origin
+            "{}: the API server would refuse this apply ({status}): {e}{}",
+            pair.applied.origin,
+            super::hints::refusal(&pair.applied, &e.to_string())
         )),
     }
 }

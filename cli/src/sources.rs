@@ -307,7 +307,8 @@ pub(crate) fn check_stdin_once<'a>(
 ) -> Result<(), Failure> {
     if paths.into_iter().filter(|p| p.as_os_str() == "-").count() > 1 {
         return Err(Failure::new(
-            "standard input cannot be used for multiple arguments",
+            "standard input cannot be used for multiple arguments\n  hint: stdin is read once; \
+             save one of the inputs to a file and name that file instead of `-`",
         ));
     }
     Ok(())

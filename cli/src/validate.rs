@@ -60,7 +60,12 @@ pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<(), Stop> {
                 .map(str::trim)
                 .filter(|l| !l.is_empty() && *l != "errors:")
             {
-                problems.push(format!("{}: {}: {line}", object.origin, object.identity()));
+                problems.push(format!(
+                    "{}: {}: {line}{}",
+                    object.origin,
+                    object.identity(),
+                    super::hints::type_mismatches(line)
+                ));
             }
         }
         if let Err(e) = plan::managers(&object.value) {
