@@ -5,12 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use smd::fieldpath::{Path, PathElement, Set, Value};
-use smd::managedfields::{Managed, ManagerId};
 
+use super::owners;
 use super::paths::names_item;
 use super::plan;
 use super::render::{self, ColorChoice, Paint};
-use super::terminal::escape;
 use super::{Failure, Outcome as Stop};
 
 /// The `blame` command's arguments.
@@ -29,12 +28,10 @@ pub(crate) struct BlameArgs {
     /// (`***`).
     #[arg(long)]
     pub(crate) show_secrets: bool,
-}
-
-/// One manager of the object.
-struct Owner {
-    label: String,
-    set: Set,
+    /// The types that say which fields are owned as a whole (their contents then show the
+    /// whole's owners); kinds without a type are shown as the sets name them.
+    #[command(flatten)]
+    pub(crate) types: super::endpoints::TypeArgs,
 }
 
 /// A line of YAML and the fields it shows.
@@ -44,11 +41,8 @@ struct Line {
 }
 
 pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = super::sources::read_objects(
-        &args.files,
-        &args.from,
-        &super::endpoints::TypeArgs::default(),
-    )?;
+    let server = super::endpoints::Server::load(&args.types)?;
+    let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     let paint = Paint {
         on: args.color.enabled(),
     };
@@ -59,8 +53,15 @@ pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
         if let Some(missing) = super::hints::no_managed_fields(object) {
             return Err(missing.into());
         }
-        let owners = owners(&managed);
-        let union = owners.iter().fold(Set::new(), |acc, o| acc.union(&o.set));
+        let owners = owners::owners(&managed);
+        let union = owners.iter().fold(Set::new(), |acc, o| acc.union(o.set()));
+        // The object's own field set, as its type shapes it: a field owned as a whole is a
+        // leaf there, and its contents are its owners'.
+        let typed = server
+            .types()
+            .to_typed(&object.value, true)
+            .ok()
+            .and_then(|t| t.to_field_set().ok());
         let mut shown = render::sorted(&render::without_managed_fields(&object.value));
         if !args.show_secrets {
             // Keys stay (they are paths, not secrets): only values are hidden.
@@ -72,22 +73,18 @@ pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
             text.push_str("---\n");
         }
         text.push_str(&paint.dim(&format!("# {} ({})\n", object.identity(), object.origin)));
-        let labels: Vec<String> = lines
+        text.push_str(&owners::legend(&owners, paint));
+        let columns: Vec<(String, usize)> = lines
             .iter()
             .map(|line| {
-                let names: Vec<&str> = owners
-                    .iter()
-                    .filter(|o| line.paths.iter().any(|p| o.set.has(p.elements())))
-                    .map(|o| o.label.as_str())
-                    .collect();
-                names.join(", ")
+                let owned = owners::of_line(&owners, &line.paths, typed.as_ref());
+                owners::column(&owned, paint)
             })
             .collect();
-        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        for (line, label) in lines.iter().zip(&labels) {
-            let pad = width - label.chars().count();
-            text.push_str(&paint.cyan(label));
-            text.push_str(&" ".repeat(pad));
+        let width = columns.iter().map(|c| c.1).max().unwrap_or(0);
+        for (line, (column, used)) in lines.iter().zip(&columns) {
+            text.push_str(column);
+            text.push_str(&" ".repeat(width - used));
             text.push_str(" | ");
             text.push_str(&line.text);
             text.push('\n');
@@ -95,28 +92,6 @@ pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
     }
     out.write_all(text.as_bytes())?;
     Ok(())
-}
-
-fn owners(managed: &Managed) -> Vec<Owner> {
-    managed
-        .fields
-        .iter()
-        .map(|(key, set)| {
-            let id = ManagerId::from_key(key).unwrap_or_default();
-            let mut label = format!("{} ({}", escape(&id.manager), id.operation);
-            if !id.subresource.is_empty() {
-                label.push_str(&format!(" {}", id.subresource));
-            }
-            if let Some(t) = managed.times.get(key) {
-                label.push_str(&format!(" {t}"));
-            }
-            label.push(')');
-            Owner {
-                label,
-                set: set.set().clone(),
-            }
-        })
-        .collect()
 }
 
 /// The element naming the `index`th item of the list at `path`, as the managers' sets name

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use smd::fieldpath::Value;
+use smd::fieldpath::{PathElement, Set, Value};
 use smd::managedfields::{Entry, ManagerId, Operation, Timestamp, entries};
 
 use super::plan;
@@ -31,6 +31,18 @@ pub(crate) struct FieldsArgs {
     /// the whole object.
     #[arg(long)]
     pub(crate) sizes: bool,
+    /// How `-o paths` lists them: `tree`, one element a line indented under its parent (a
+    /// node the manager owns itself, and not only through what it holds, says `(owned)`), or
+    /// `go`, whole paths in the order Go's `Set.Iterate` walks them.
+    #[arg(long, value_enum, default_value_t = Order::Tree)]
+    pub(crate) order: Order,
+}
+
+/// The order of `-o paths`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Order {
+    Tree,
+    Go,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,6 +123,9 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
                     ));
                     text.push('\n');
                 }
+                FieldsFormat::Paths if args.order == Order::Tree => {
+                    tree(versioned.set(), &mut text);
+                }
                 FieldsFormat::Paths => {
                     for path in versioned.set().iter() {
                         text.push_str(&format!("  {}\n", escape(&path.to_string())));
@@ -121,6 +136,44 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
     }
     out.write_all(text.as_bytes())?;
     Ok(())
+}
+
+/// A node's entries in path-element order: (element, owned itself, what it holds).
+fn nodes(set: &Set) -> Vec<(&PathElement, bool, Option<&Set>)> {
+    let mut all: Vec<(&PathElement, bool, Option<&Set>)> = set
+        .members()
+        .iter()
+        .map(|e| (e, true, set.child(e)))
+        .collect();
+    all.extend(
+        set.children()
+            .filter(|(e, _)| !set.has_member(e))
+            .map(|(e, child)| (e, false, Some(child))),
+    );
+    all.sort_by(|a, b| a.0.compare(b.0));
+    all
+}
+
+/// `set` as a tree, one element a line, two spaces deeper per level. Walked with a stack of
+/// its own: a set nests as deep as managedFields let it.
+fn tree(set: &Set, text: &mut String) {
+    let mut stack = vec![(nodes(set), 0)];
+    while let Some((level, next)) = stack.last_mut() {
+        let Some(&(element, owned, child)) = level.get(*next) else {
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        text.push_str(&"  ".repeat(stack.len()));
+        text.push_str(&escape(&element.to_string()));
+        if owned && child.is_some_and(|c| !c.is_empty()) {
+            text.push_str(" (owned)");
+        }
+        text.push('\n');
+        if let Some(child) = child {
+            stack.push((nodes(child), 0));
+        }
+    }
 }
 
 /// `kubectl (Apply)`, `kube-controller-manager (Update apps/v1, subresource status, 2026-…)`.

@@ -26,6 +26,7 @@ mod json;
 mod live;
 mod namespaces;
 mod objects;
+mod owners;
 mod parallel;
 mod paths;
 mod plan;
@@ -168,7 +169,9 @@ enum Command {
     /// An object's YAML with every line annotated by all its owners.
     ///
     /// Each line shows the managers (name, operation, subresource, time) whose field sets hold
-    /// that field, inside keyed list items and set members too.
+    /// that field, inside keyed list items and set members too; what a field owned as a whole
+    /// (an atomic list, map or struct) holds shows that field's owners. With colors, one color
+    /// per manager and a legend.
     ///
     /// Objects come as files, or with -f (files, directories, -R), or on stdin.
     ///

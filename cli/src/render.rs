@@ -60,6 +60,10 @@ impl Paint {
     pub(crate) fn dim(self, text: &str) -> String {
         self.wrap("2", text)
     }
+    /// `text` in the color of SGR parameter `code` (one of [`crate::terminal`]'s own codes).
+    pub(crate) fn code(self, code: &str, text: &str) -> String {
+        self.wrap(code, text)
+    }
 }
 
 /// `value` with every map's keys sorted, as the API server's JSON and kubectl's YAML show them.

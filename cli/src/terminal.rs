@@ -63,14 +63,22 @@ impl<W: std::io::Write> std::io::Write for Cleaned<W> {
 
 /// The color codes smd itself writes ([`crate::render::Paint`]); with colors on, these are
 /// the only escape sequences that pass.
-const SGR: [&[u8]; 7] = [
+const SGR: [&[u8]; 15] = [
     b"\x1b[0m",
     b"\x1b[1m",
     b"\x1b[2m",
     b"\x1b[31m",
     b"\x1b[32m",
     b"\x1b[33m",
+    b"\x1b[34m",
+    b"\x1b[35m",
     b"\x1b[36m",
+    b"\x1b[91m",
+    b"\x1b[92m",
+    b"\x1b[93m",
+    b"\x1b[94m",
+    b"\x1b[95m",
+    b"\x1b[96m",
 ];
 
 /// `bytes` ready for a terminal or a log: line breaks and tabs stay, smd's own color codes stay
@@ -148,6 +156,8 @@ mod tests {
         );
         // Colors off: even smd's own codes are escaped (they can only come from input then).
         assert_eq!(cleaned(b"\x1b[31m", false), "\\u001b[31m");
+        // blame's palette passes too.
+        assert_eq!(cleaned(b"\x1b[95mm\x1b[0m", true), "\x1b[95mm\x1b[0m");
         // Concealed text is not one of smd's codes.
         assert_eq!(cleaned(b"\x1b[8m", true), "\\u001b[8m");
         assert_eq!(

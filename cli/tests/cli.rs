@@ -341,7 +341,12 @@ fn blame_annotates_every_owned_line() {
 
 #[test]
 fn fields_as_paths_fieldsv1_and_sizes() {
-    insta::assert_snapshot!("fields-paths", shown(smd(&["fields", HPA_LIVE])));
+    // Go's order: whole paths as `Set.Iterate` walks them; the default is a tree.
+    insta::assert_snapshot!(
+        "fields-paths",
+        shown(smd(&["fields", HPA_LIVE, "--order", "go"]))
+    );
+    insta::assert_snapshot!("fields-tree", shown(smd(&["fields", HPA_LIVE])));
     insta::assert_snapshot!(
         "fields-fieldsv1-kubectl",
         shown(smd(&[
