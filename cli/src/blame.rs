@@ -40,19 +40,17 @@ struct Line {
     paths: Vec<Path>,
 }
 
-pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
+pub(crate) fn run(args: BlameArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stop> {
     let server = super::endpoints::Server::load(&args.types)?;
     let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     let paint = Paint {
         on: args.color.enabled(),
     };
     let mut text = String::new();
+    let objects = super::hints::with_managed_fields(&objects, err)?;
     for (i, object) in objects.iter().enumerate() {
         let managed = plan::managers(&object.value)
             .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
-        if let Some(missing) = super::hints::no_managed_fields(object) {
-            return Err(missing.into());
-        }
         let owners = owners::owners(&managed);
         let union = owners.iter().fold(Set::new(), |acc, o| acc.union(o.set()));
         // The object's own field set, as its type shapes it: a field owned as a whole is a

@@ -51,21 +51,22 @@ pub(crate) enum FieldsFormat {
     Fieldsv1,
 }
 
-pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
+pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stop> {
     let objects = super::sources::read_objects(
         &args.files,
         &args.from,
         &super::endpoints::TypeArgs::default(),
     )?;
     let mut text = String::new();
-    for object in &objects {
+    let objects = super::hints::with_managed_fields(&objects, err)?;
+    // Managers seen, for a --manager that names none of them.
+    let mut present: Vec<String> = Vec::new();
+    let mut matched = false;
+    for object in objects {
         // One decoding for `fields` and `blame`: what the API server cannot decode, neither
         // lists.
         let managed = plan::managers(&object.value)
             .map_err(|e| Failure::new(format!("{}: {e}", object.origin)))?;
-        if let Some(missing) = super::hints::no_managed_fields(object) {
-            return Err(missing.into());
-        }
         text.push_str(&format!("# {} ({})\n", object.identity(), object.origin));
         if args.sizes {
             let list = entries(&object.value)
@@ -79,15 +80,15 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
             .encode()
             .map_err(|e| Failure::new(format!("{}: cannot write the sets: {e}", object.origin)))?
             .unwrap_or_default();
-        if let Some(name) = &args.manager
-            && !stored.iter().any(|e| e.manager == *name)
-        {
-            let mut present: Vec<&str> = stored.iter().map(|e| e.manager.as_str()).collect();
-            present.dedup();
-            return Err(
-                super::hints::unknown_manager(&object.origin.to_string(), name, &present).into(),
-            );
+        for entry in &stored {
+            if !present.contains(&entry.manager) {
+                present.push(entry.manager.clone());
+            }
         }
+        matched |= args
+            .manager
+            .as_ref()
+            .is_some_and(|name| stored.iter().any(|e| e.manager == *name));
         for entry in &stored {
             if args.manager.as_ref().is_some_and(|m| *m != entry.manager) {
                 continue;
@@ -133,6 +134,10 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
                 }
             }
         }
+    }
+    if let Some(name) = args.manager.as_ref().filter(|_| !matched && !args.sizes) {
+        let present: Vec<&str> = present.iter().map(String::as_str).collect();
+        return Err(super::hints::unknown_manager(name, &present).into());
     }
     out.write_all(text.as_bytes())?;
     Ok(())

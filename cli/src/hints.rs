@@ -119,14 +119,15 @@ pub(crate) fn now(error: &dyn std::fmt::Display) -> Failure {
     ))
 }
 
-/// The words for `--manager NAME` naming none of the object's managers.
-pub(crate) fn unknown_manager(origin: &str, name: &str, present: &[&str]) -> Failure {
+/// The words for `--manager NAME` naming none of the managers of any object read.
+pub(crate) fn unknown_manager(name: &str, present: &[&str]) -> Failure {
     let listed: Vec<String> = present
         .iter()
         .map(|m| format!("\"{}\"", escape(m)))
         .collect();
     Failure::new(format!(
-        "{origin}: no manager \"{}\" in metadata.managedFields; the object's managers: {}",
+        "--manager \"{}\": no object names it in metadata.managedFields; the managers \
+         present: {}",
         escape(name),
         if listed.is_empty() {
             "none".to_owned()
@@ -136,24 +137,45 @@ pub(crate) fn unknown_manager(origin: &str, name: &str, present: &[&str]) -> Fai
     ))
 }
 
-/// The object has no managedFields: `blame` and `fields` have nothing to show.
-pub(crate) fn no_managed_fields(object: &Object) -> Option<Failure> {
-    let has = object
+/// Whether `object` has managedFields entries; `blame` and `fields` have nothing to show of
+/// one without.
+fn has_managed_fields(object: &Object) -> bool {
+    object
         .value
         .as_map()
         .and_then(|m| m.get("metadata"))
         .and_then(Value::as_map)
         .and_then(|m| m.get("managedFields"))
         .and_then(Value::as_list)
-        .is_some_and(|l| !l.is_empty());
-    (!has).then(|| {
-        Failure::new(format!(
+        .is_some_and(|l| !l.is_empty())
+}
+
+/// The objects of `objects` that have managedFields, for `blame` and `fields`: each one
+/// without is a warning on `err` saying how to export them; when none has any, the run fails
+/// with those words.
+pub(crate) fn with_managed_fields<'a>(
+    objects: &'a [Object],
+    err: &mut dyn std::io::Write,
+) -> Result<Vec<&'a Object>, Failure> {
+    let (with, without): (Vec<&Object>, Vec<&Object>) =
+        objects.iter().partition(|o| has_managed_fields(o));
+    let words = |o: &Object| {
+        format!(
             "{}: {} has no metadata.managedFields, so there are no owners to show\n  hint: \
              kubectl leaves them out unless asked; export the object with `{EXPORT}`",
-            object.origin,
-            object.identity()
-        ))
-    })
+            o.origin,
+            o.identity()
+        )
+    };
+    if with.is_empty()
+        && let Some(first) = without.first()
+    {
+        return Err(Failure::new(words(first)));
+    }
+    for o in without {
+        let _ = writeln!(err, "smd: warning: {}", words(o));
+    }
+    Ok(with)
 }
 
 #[cfg(test)]

@@ -279,8 +279,8 @@ fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitC
     let result = match command {
         Command::Diff(args) => diff::run(args, out, err),
         Command::Apply(args) => apply::run(args, out, err),
-        Command::Blame(args) => blame::run(args, out).map(|()| Status::Ok),
-        Command::Fields(args) => fields::run(args, out).map(|()| Status::Ok),
+        Command::Blame(args) => blame::run(args, out, err).map(|()| Status::Ok),
+        Command::Fields(args) => fields::run(args, out, err).map(|()| Status::Ok),
         Command::Validate(args) => validate::run(args, out).map(|()| Status::Ok),
         Command::FieldsV1(command) => fieldsv1::run(command, out).map(|()| Status::Ok),
         Command::Schema(command) => schema::run(command, out),

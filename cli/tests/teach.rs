@@ -138,6 +138,39 @@ fn an_unknown_manager_lists_the_managers_present() {
 }
 
 #[test]
+fn an_unknown_manager_is_one_no_object_of_the_input_has() {
+    // The dump's first object lacks kubectl's entry, its second has it: no error.
+    let live = std::fs::read_to_string(root().join(HPA_LIVE)).unwrap();
+    let csa = std::fs::read_to_string(root().join("examples/client-side-to-server-side/live.yaml"))
+        .unwrap();
+    let stream = format!("{csa}\n---\n{live}");
+    let shown = smd_with(&["fields", "-", "--manager", "kubectl"], &stream);
+    assert!(shown.starts_with("exit: 0\n"), "{shown}");
+    assert!(shown.contains("kubectl (Apply"), "{shown}");
+    let none = smd_with(&["fields", "-", "--manager", "nobody"], &stream);
+    assert!(none.starts_with("exit: 2\n"), "{none}");
+    assert!(none.contains("\"kubectl-client-side-apply\""), "{none}");
+    assert!(none.contains("\"horizontal-pod-autoscaler\""), "{none}");
+}
+
+#[test]
+fn an_object_without_managed_fields_in_a_stream_is_a_warning() {
+    let live = std::fs::read_to_string(root().join(HPA_LIVE)).unwrap();
+    let applied = std::fs::read_to_string(root().join(HPA_APPLIED)).unwrap();
+    let stream = format!("{applied}\n---\n{live}");
+    for command in ["blame", "fields"] {
+        let shown = smd_with(&[command, "-"], &stream);
+        assert!(shown.starts_with("exit: 0\n"), "{shown}");
+        assert!(
+            shown.contains("smd: warning: <stdin>: document 1"),
+            "{shown}"
+        );
+        assert!(shown.contains("kubectl (Apply"), "{shown}");
+        insta::assert_snapshot!(format!("no-managed-fields-in-a-stream-{command}"), shown);
+    }
+}
+
+#[test]
 fn blame_and_fields_without_managed_fields_say_how_to_export_them() {
     for command in ["blame", "fields"] {
         let shown = smd(&[command, HPA_APPLIED]);
