@@ -23,7 +23,7 @@ pub(crate) fn refusal(applied: &Object, message: &str) -> String {
     if message.contains("metadata.managedFields must be nil") {
         hints.push(format!(
             "{} carries metadata.managedFields, which a manifest never does: is it the live \
-             object? The live object comes first (`smd diff LIVE APPLIED`) or with --live",
+             object? The live object comes first (LIVE APPLIED), or with --live",
             applied.origin
         ));
     }
