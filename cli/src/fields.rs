@@ -9,7 +9,7 @@ use smd::fieldpath::{PathElement, Set, Value};
 use smd::managedfields::{Entry, ManagerId, Operation, Timestamp, entries};
 
 use super::plan;
-use super::render;
+use super::render::{self, ColorChoice, Paint};
 use super::terminal::escape;
 use super::{Failure, Outcome as Stop};
 
@@ -36,6 +36,9 @@ pub(crate) struct FieldsArgs {
     /// `go`, whole paths in the order Go's `Set.Iterate` walks them.
     #[arg(long, value_enum, default_value_t = Order::Tree)]
     pub(crate) order: Order,
+    /// Color each entry's heading as `blame` colors its owner.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
 }
 
 /// The order of `-o paths`.
@@ -59,6 +62,9 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     )?;
     let mut text = String::new();
     let objects = super::hints::with_managed_fields(&objects, err)?;
+    let paint = Paint {
+        on: args.color.enabled(),
+    };
     // Managers seen, for a --manager that names none of them.
     let mut present: Vec<String> = Vec::new();
     let mut matched = false;
@@ -89,18 +95,21 @@ pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write, err: &mut dyn Write) ->
             .manager
             .as_ref()
             .is_some_and(|name| stored.iter().any(|e| e.manager == *name));
-        for entry in &stored {
+        for (i, entry) in stored.iter().enumerate() {
             if args.manager.as_ref().is_some_and(|m| *m != entry.manager) {
                 continue;
             }
             text.push_str(&format!(
                 "{}\n",
-                heading(
-                    &entry.manager,
-                    &entry.operation,
-                    &entry.api_version,
-                    &entry.subresource,
-                    entry.time.as_ref()
+                paint.code(
+                    super::owners::color(i),
+                    &heading(
+                        &entry.manager,
+                        &entry.operation,
+                        &entry.api_version,
+                        &entry.subresource,
+                        entry.time.as_ref()
+                    )
                 )
             ));
             let Some(versioned) = Operation::from_wire(&entry.operation)

@@ -260,6 +260,7 @@ pub fn run(
     let colors = match &cli.command {
         Command::Diff(args) => args.color.enabled(),
         Command::Blame(args) => args.color.enabled(),
+        Command::Fields(args) => args.color.enabled(),
         _ => false,
     };
     let mut clean_err = terminal::Cleaned::new(err, false);

@@ -2,7 +2,7 @@
 //! what they hold), each manager in its own color with a legend, in a column of bounded width.
 
 use smd::fieldpath::{Path, PathElement, Set};
-use smd::managedfields::{Managed, ManagerId};
+use smd::managedfields::{Managed, ManagerId, Operation};
 
 use super::render::Paint;
 use super::terminal::escape;
@@ -11,7 +11,7 @@ use super::terminal::escape;
 const NAME_WIDTH: usize = 32;
 /// The most characters of the column: past it, names without operation and time, then cut.
 pub(crate) const COLUMN_WIDTH: usize = 64;
-/// One color per manager, in the owners' order, cycling past the twelfth.
+/// One color per managedFields entry, in their order, cycling past the twelfth.
 const PALETTE: [&str; 12] = [
     "36", "33", "35", "32", "34", "31", "96", "93", "95", "92", "94", "91",
 ];
@@ -35,14 +35,44 @@ impl Owner {
     }
 }
 
-/// The object's owners, in the order of its decoded entries (by manager, operation,
-/// subresource).
-pub(crate) fn owners(managed: &Managed) -> Vec<Owner> {
+/// The keys of `managed`'s entries in the order the API server stores them (the order of
+/// `metadata.managedFields`, which `fields` lists).
+fn stored_order(managed: &Managed) -> Vec<String> {
     managed
+        .encode()
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| {
+            let op = Operation::from_wire(&e.operation)?;
+            Some(
+                ManagerId::new(
+                    e.manager.as_str(),
+                    op,
+                    e.api_version.as_str(),
+                    e.subresource.as_str(),
+                )
+                .key(),
+            )
+        })
+        .collect()
+}
+
+/// The color of the `i`th managedFields entry: `blame` and `fields` color an entry alike.
+pub(crate) fn color(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The object's owners, in managedFields order.
+pub(crate) fn owners(managed: &Managed) -> Vec<Owner> {
+    let order = stored_order(managed);
+    let mut owners: Vec<(usize, Owner)> = managed
         .fields
         .iter()
-        .enumerate()
-        .map(|(i, (key, set))| {
+        .map(|(key, set)| {
+            // An entry the stored order lacks (none should) goes last.
+            let i = order.iter().position(|k| k == key).unwrap_or(order.len());
             let id = ManagerId::from_key(key).unwrap_or_default();
             let mut details = id.operation.to_string();
             if !id.subresource.is_empty() {
@@ -53,15 +83,18 @@ pub(crate) fn owners(managed: &Managed) -> Vec<Owner> {
             }
             let whole = escape(&id.manager).into_owned();
             let name = cut(&whole, NAME_WIDTH);
-            Owner {
+            let owner = Owner {
                 label: format!("{name} ({details})"),
                 full: format!("{whole} ({details})"),
                 name,
-                color: PALETTE[i % PALETTE.len()],
+                color: color(i),
                 set: set.set().clone(),
-            }
+            };
+            (i, owner)
         })
-        .collect()
+        .collect();
+    owners.sort_by_key(|(i, _)| *i);
+    owners.into_iter().map(|(_, o)| o).collect()
 }
 
 /// `text` of at most `width` characters, an ellipsis ending what was cut.

@@ -165,3 +165,29 @@ fn fields_as_a_tree_or_in_gos_order() {
         assert!(tree.contains(last), "{last}: {tree}");
     }
 }
+
+#[test]
+fn fields_colors_each_entry_as_blame_does() {
+    let hpa = "examples/deployment-hpa/live.yaml";
+    let fields = smd(&["fields", hpa, "--color", "always"]);
+    let blame = smd(&["blame", hpa, "--color", "always"]);
+    // Each entry's color in `fields` is its color in blame's legend.
+    for (name, heading) in [
+        ("kubectl (Apply", "kubectl (Apply, apps/v1"),
+        (
+            "horizontal-pod-autoscaler (Update",
+            "horizontal-pod-autoscaler (Update, apps/v1",
+        ),
+    ] {
+        let code = |text: &str, what: &str| {
+            let at = text
+                .find(what)
+                .unwrap_or_else(|| panic!("{what:?} in {text}"));
+            text[..at].rsplit('\u{1b}').next().unwrap().to_owned()
+        };
+        assert_eq!(code(&fields, heading), code(&blame, name), "{name}");
+    }
+    insta::assert_snapshot!("fields-color", fields);
+    let plain = smd(&["fields", hpa]);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+}
