@@ -47,14 +47,20 @@ pub(crate) fn type_mismatches(message: &str) -> String {
 fn not_strings(message: &str) -> Vec<String> {
     const MARK: &str = ": expected string, got &value.valueUnstructured{Value:";
     let mut hints = Vec::new();
-    let mut rest = message;
-    while let Some(at) = rest.find(MARK) {
-        let before = &rest[..at];
-        // The path starts after the line's indentation (several errors) or after the
-        // message's own `…): ` prefix (one error).
-        let line = before.rsplit('\n').next().unwrap_or(before);
-        let path = line.rsplit("): ").next().unwrap_or(line).trim_start();
-        let got = &rest[at + MARK.len()..];
+    for line in message.lines() {
+        // The last mark of a line is Go's: a field name may hold the mark's text too.
+        let Some(at) = line.rfind(MARK) else {
+            continue;
+        };
+        let before = &line[..at];
+        // One error follows Go's `failed to create typed … object (…): ` on its line; several
+        // come one a line, indented.
+        let path = match before.split_once("): ") {
+            Some((_, path)) if before.starts_with("failed ") => path,
+            _ => before,
+        }
+        .trim_start();
+        let got = &line[at + MARK.len()..];
         let field = escape(path);
         let hint = if got.starts_with("true}") || got.starts_with("false}") {
             let value = if got.starts_with("true") {
@@ -89,7 +95,6 @@ fn not_strings(message: &str) -> Vec<String> {
             None
         };
         hints.extend(hint);
-        rest = &got[got.len().min(1)..];
     }
     hints
 }
@@ -200,6 +205,16 @@ mod tests {
         assert!(hints[1].starts_with(".data.b ") && hints[1].contains("a list"));
         assert!(hints[2].starts_with(".data.c ") && hints[2].contains("a map"));
         assert!(not_strings("expected string, got").is_empty());
+        // A key may hold the mark itself, followed by anything.
+        let odd = ".data.x: expected string, got &value.valueUnstructured{Value:é\u{1b}: \
+                   expected string, got &value.valueUnstructured{Value:true}";
+        let hints = not_strings(odd);
+        assert_eq!(hints.len(), 1);
+        assert!(
+            hints[0].starts_with(".data.x: expected string"),
+            "{hints:?}"
+        );
+        assert!(hints[0].contains("boolean true"), "{hints:?}");
         assert!(not_strings(": expected string, got &value.valueUnstructured{Value:").is_empty());
     }
 }

@@ -84,6 +84,22 @@ fn yaml_1_1_values_in_string_fields_say_to_quote_them() {
 }
 
 #[test]
+fn a_hint_escapes_what_it_quotes_from_input() {
+    let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default}\n\
+                    data: {\"a\\e[2J\\u202e: expected string, got &value.valueUnstructured{Value:\u{e9}\": yes}\n";
+    let shown = smd_with(
+        &["diff", "--live", "none", "-f", "-", "--now", NOW],
+        manifest,
+    );
+    assert!(shown.starts_with("exit: 2\n"), "{shown}");
+    assert!(shown.contains("hint: "), "{shown}");
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_scale_manifest_needs_the_scale_subresource() {
     let shown = smd(&["diff", HPA_LIVE, "cli/tests/data/scale.yaml", "--now", NOW]);
     assert!(shown.starts_with("exit: 2\n"), "{shown}");
