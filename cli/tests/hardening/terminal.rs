@@ -186,10 +186,14 @@ fn colors_on_let_only_smds_own_codes_through() {
             "always",
         ][..],
         &["blame", "live.yaml", "--color", "always"][..],
+        &["fields", "live.yaml", "--color", "always"][..],
     ] {
         let run = s.smd(args);
+        // smd's own codes: diff's, and blame's and fields' palette.
         let own = [
-            "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m",
+            "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[34m",
+            "\x1b[35m", "\x1b[36m", "\x1b[91m", "\x1b[92m", "\x1b[93m", "\x1b[94m", "\x1b[95m",
+            "\x1b[96m",
         ];
         let mut rest = run.stdout.clone();
         for code in own {
