@@ -17,14 +17,24 @@ use super::terminal::escape;
 const EXPORT: &str = "kubectl get -o yaml --show-managed-fields";
 
 /// The words under a refusal's `message` (the API server's, as smd answers it) for the
-/// manifest `applied`; empty when there is nothing to teach.
-pub(crate) fn refusal(applied: &Object, message: &str) -> String {
+/// manifest `applied` and its live object; empty when there is nothing to teach.
+pub(crate) fn refusal(applied: &Object, live: Option<&Object>, message: &str) -> String {
     let mut hints = Vec::new();
     if message.contains("metadata.managedFields must be nil") {
         hints.push(format!(
             "{} carries metadata.managedFields, which a manifest never does: is it the live \
              object? The live object comes first (LIVE APPLIED), or with --live",
             applied.origin
+        ));
+    }
+    let same_kind = live.is_some_and(|l| l.gvk() == applied.gvk());
+    if message.starts_with("invalid object type: ") && same_kind {
+        // The endpoint's kind is not the manifest's though the live object's is: only the
+        // scale subresource serves another kind, a Scale.
+        hints.push(format!(
+            "through --subresource scale the manifest is an autoscaling/v1 Scale (its \
+             spec.replicas); to apply this {} itself, drop --subresource scale",
+            escape(&applied.gvk().kind)
         ));
     }
     hints.extend(not_strings(message));

@@ -456,7 +456,7 @@ pub(crate) fn status_refusal(pair: &Pair, response: &Response) -> Failure {
         pair.applied.origin,
         response.code,
         response.reason().unwrap_or("InternalError"),
-        super::hints::refusal(&pair.applied, message)
+        super::hints::refusal(&pair.applied, pair.live.as_ref(), message)
     ))
 }
 
@@ -487,7 +487,7 @@ pub(crate) fn refusal(pair: &Pair, e: &Error) -> Failure {
         _ => Failure::new(format!(
             "{}: the API server would refuse this apply ({status}): {e}{}",
             pair.applied.origin,
-            super::hints::refusal(&pair.applied, &e.to_string())
+            super::hints::refusal(&pair.applied, pair.live.as_ref(), &e.to_string())
         )),
     }
 }

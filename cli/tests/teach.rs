@@ -116,6 +116,22 @@ fn a_scale_manifest_needs_the_scale_subresource() {
         NOW,
     ]);
     assert!(!through.starts_with("exit: 2\n"), "{through}");
+    // The other way round: the Deployment itself through the scale subresource.
+    let deployment = smd(&[
+        "diff",
+        HPA_LIVE,
+        HPA_APPLIED,
+        "--subresource",
+        "scale",
+        "--now",
+        NOW,
+    ]);
+    assert_go_then_hint(
+        &deployment,
+        "(400 BadRequest): invalid object type: apps/v1, Kind=Deployment",
+        "drop --subresource scale",
+    );
+    insta::assert_snapshot!("deployment-through-scale", deployment);
 }
 
 #[test]
