@@ -22,6 +22,9 @@ pub(crate) struct BlameArgs {
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) from: super::sources::FileArgs,
+    // Where kinds' scopes come from, for `-n` (a custom resource's from its CRD).
+    #[command(flatten)]
+    pub(crate) types: super::endpoints::TypeArgs,
     /// Color the owners column.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(crate) color: ColorChoice,
@@ -44,11 +47,7 @@ struct Line {
 }
 
 pub(crate) fn run(args: BlameArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = super::sources::read_objects(
-        &args.files,
-        &args.from,
-        &super::endpoints::TypeArgs::default(),
-    )?;
+    let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     let paint = Paint {
         on: args.color.enabled(),
     };

@@ -21,6 +21,9 @@ pub(crate) struct FieldsArgs {
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) from: super::sources::FileArgs,
+    // Where kinds' scopes come from, for `-n` (a custom resource's from its CRD).
+    #[command(flatten)]
+    pub(crate) types: super::endpoints::TypeArgs,
     /// Only the entries of this manager.
     #[arg(long, value_name = "NAME")]
     pub(crate) manager: Option<String>,
@@ -40,11 +43,7 @@ pub(crate) enum FieldsFormat {
 }
 
 pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write) -> Result<(), Stop> {
-    let objects = super::sources::read_objects(
-        &args.files,
-        &args.from,
-        &super::endpoints::TypeArgs::default(),
-    )?;
+    let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     let mut text = String::new();
     for object in &objects {
         // One decoding for `fields` and `blame`: what the API server cannot decode, neither
