@@ -29,7 +29,8 @@ pub(crate) struct BlameArgs {
     #[arg(long)]
     pub(crate) show_secrets: bool,
     /// The types that say which fields are owned as a whole (their contents then show the
-    /// whole's owners); kinds without a type are shown as the sets name them.
+    /// whole's owners; kinds without a type are shown as the sets name them), and where kinds'
+    /// scopes come from for `-n`.
     #[command(flatten)]
     pub(crate) types: super::endpoints::TypeArgs,
 }

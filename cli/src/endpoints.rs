@@ -14,20 +14,24 @@ use smd_schema::gvk::GroupVersionKind;
 
 use super::Failure;
 use super::input;
-use super::schema::source::{Part, Source, convert_crds, is_crd, read_tree, union_failure};
+use super::schema::load;
+use super::schema::source::{Part, convert_crds, is_crd, read_tree, union_failure, unpack_lists};
+use super::sources::expand;
 use smd_schema::crd::Converted;
 
 /// Where types come from.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TypeArgs {
-    /// A file of CustomResourceDefinitions (YAML stream or JSON) whose kinds extend the
-    /// embedded Kubernetes 1.37 schema; may be repeated.
-    #[arg(long = "crd", value_name = "FILE")]
+    /// CustomResourceDefinitions whose kinds extend the schema: a file (YAML stream, JSON,
+    /// or a `List` as `kubectl get crd -o yaml` prints) or a directory (its .yaml, .yml and
+    /// .json files, subdirectories included); may be repeated.
+    #[arg(long = "crd", value_name = "FILE|DIR")]
     pub(crate) crds: Vec<PathBuf>,
     /// Replace the embedded schema: an OpenAPI v2 or v3 document as a cluster serves it
-    /// (`kubectl get --raw /openapi/v3/apis/apps/v1`), or SMD schema YAML.
+    /// (`kubectl get --raw /openapi/v3/apis/apps/v1`), or what `smd schema convert` writes;
+    /// repeat it for each group-version's document (they are merged).
     #[arg(long, value_name = "FILE")]
-    pub(crate) schema: Option<PathBuf>,
+    pub(crate) schema: Vec<PathBuf>,
 }
 
 /// The types and CRDs in force, and the API server serving them.
@@ -40,26 +44,33 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn load(args: &TypeArgs) -> Result<Server, Failure> {
-        let (mut types, described) = match &args.schema {
-            None => (
+        let (mut types, described) = match args.schema.as_slice() {
+            [] => (
                 TypeResolver::kubernetes(),
                 "the embedded Kubernetes 1.37 schema".to_owned(),
             ),
-            Some(path) => {
-                let input = input::read(Some(path))?;
-                let (schema, index) = Source::read(&input)?.into_schema(&input.name)?;
+            paths => {
+                let loaded = load::load(paths)?;
+                let names: Vec<String> = paths
+                    .iter()
+                    .map(|p| match p.as_os_str() == "-" {
+                        true => "<stdin>".to_owned(),
+                        false => p.display().to_string(),
+                    })
+                    .collect();
                 (
-                    TypeResolver::new(Arc::new(schema), index),
-                    format!("the schema of {}", input.name),
+                    TypeResolver::new(Arc::new(loaded.schema), loaded.gvk.unwrap_or_default()),
+                    format!("the schema of {}", names.join(", ")),
                 )
             }
         };
         let mut crds = Vec::new();
         if !args.crds.is_empty() {
             let mut parts: Vec<Part> = Vec::new();
-            for path in &args.crds {
+            for path in &expand(&args.crds, true, "--crd")? {
                 let input = input::read(Some(path))?;
                 let documents = read_tree(&input.bytes)
+                    .map(unpack_lists)
                     .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
                 if let Some(at) = documents.iter().position(|d| !is_crd(d)) {
                     return Err(Failure::new(format!(

@@ -21,6 +21,9 @@ pub(crate) struct FieldsArgs {
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) from: super::sources::FileArgs,
+    // Where kinds' scopes come from, for `-n` (a custom resource's from its CRD).
+    #[command(flatten)]
+    pub(crate) types: super::endpoints::TypeArgs,
     /// Only the entries of this manager.
     #[arg(long, value_name = "NAME")]
     pub(crate) manager: Option<String>,
@@ -55,11 +58,7 @@ pub(crate) enum FieldsFormat {
 }
 
 pub(crate) fn run(args: FieldsArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stop> {
-    let objects = super::sources::read_objects(
-        &args.files,
-        &args.from,
-        &super::endpoints::TypeArgs::default(),
-    )?;
+    let objects = super::sources::read_objects(&args.files, &args.from, &args.types)?;
     let mut text = String::new();
     let objects = super::hints::with_managed_fields(&objects, err)?;
     let paint = Paint {

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use clap::ValueEnum;
-use smd::fieldpath::{Map, Value};
+use smd::fieldpath::Value;
 
 /// When to color the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -68,19 +68,7 @@ impl Paint {
 
 /// `value` with every map's keys sorted, as the API server's JSON and kubectl's YAML show them.
 pub(crate) fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Map(m) => {
-            let mut out: Vec<(&str, Value)> = m.iter().map(|(k, v)| (k, sorted(v))).collect();
-            out.sort_by(|a, b| a.0.cmp(b.0));
-            let mut map = Map::with_capacity(out.len());
-            for (k, v) in out {
-                map.insert(k, v);
-            }
-            Value::Map(map)
-        }
-        Value::List(items) => Value::List(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
+    smd::fieldpath::yaml::sorted(value)
 }
 
 /// `object` without `metadata.managedFields` (as `kubectl get` hides them).
@@ -119,7 +107,15 @@ pub(crate) fn to_json(value: &Value) -> serde_json::Value {
         Value::String(s) => serde_json::Value::String(s.clone()),
         Value::List(items) => serde_json::Value::Array(items.iter().map(to_json).collect()),
         Value::Map(m) => {
-            serde_json::Value::Object(m.iter().map(|(k, v)| (k.to_owned(), to_json(v))).collect())
+            // Go's encoding/json sorts keys by bytes (kubectl's YAML order is yaml.v2's).
+            let mut entries: Vec<(&str, &Value)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), to_json(v)))
+                    .collect(),
+            )
         }
     }
 }

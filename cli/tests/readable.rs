@@ -44,7 +44,7 @@ fn items_of_an_atomic_list_show_the_lists_owners() {
     let shown = smd(&["blame", ATOMIC]);
     assert!(shown.starts_with("exit: 0\n"), "{shown}");
     // The args list is atomic: its fieldsV1 names only `f:args`, yet each item is owned.
-    for item in ["- '--listen=:8080'", "- '--verbose'"] {
+    for item in ["- --listen=:8080", "- --verbose"] {
         let owners = owners_of(&shown, item);
         assert!(owners.contains("kubectl"), "{item}: {owners}");
         assert!(

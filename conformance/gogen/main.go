@@ -9,6 +9,7 @@
 //	gogen gotypes [--out DIR]
 //	gogen quantities [--out FILE]
 //	gogen crdchecks [--out DIR]
+//	gogen yamlcorpus [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -44,6 +45,10 @@ const usage = `usage:
       write the corpora of a custom resource's string checks: DIR/crd_formats.json (strfmt's
       formats, the post-processor's kept formats) and DIR/go_regexp.json (regexp.Compile and
       MatchString) (default ../../smd/tests/data, relative to the gogen module directory)
+  gogen yamlcorpus [--out FILE]
+      write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
+      for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
+      module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -75,6 +80,8 @@ func main() {
 		os.Exit(runQuantities(os.Args[2:]))
 	case "crdchecks":
 		os.Exit(runCRDChecks(os.Args[2:]))
+	case "yamlcorpus":
+		os.Exit(runYAMLCorpus(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

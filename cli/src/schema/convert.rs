@@ -2,6 +2,7 @@
 
 use super::Format;
 use super::load::load;
+use super::source::index_document;
 use crate::{Failure, Outcome, Status};
 use smd::fieldpath::Value;
 use smd_schema::Schema;
@@ -15,7 +16,16 @@ pub(crate) fn run(
 ) -> Result<Status, Outcome> {
     let loaded = load(inputs)?;
     let text = match format {
-        Format::Yaml => loaded.schema.to_yaml(),
+        Format::Yaml => {
+            let mut text = loaded.schema.to_yaml();
+            if let Some(index) = loaded.gvk.as_ref().filter(|i| !i.is_empty()) {
+                // A second document: structured-merge-diff reads the first only, and refuses
+                // keys its schema of schemas does not declare.
+                text.push_str("---\n");
+                text.push_str(&smd::fieldpath::yaml::to_string(&index_document(index)));
+            }
+            text
+        }
         Format::Json => to_json(&loaded.schema)?,
     };
     out.write_all(text.as_bytes())?;
@@ -78,6 +88,12 @@ mod tests {
     - name: replicas
       type:
         scalar: numeric
+---
+gvkIndex:
+- group: apps
+  version: v1
+  kind: Deployment
+  type: io.k8s.api.apps.v1.Deployment
 "
         );
     }

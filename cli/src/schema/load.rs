@@ -24,29 +24,31 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, Failure> {
         let source = Source::read(&input)?;
         inputs.push((input, source));
     }
-    match inputs.as_slice() {
-        [] => return Err(Failure::new("no input")),
-        [(input, Source::Smd(_))] => {
-            let name = input.name.clone();
-            let Some((_, source)) = inputs.pop() else {
-                return Err(Failure::new("no input"));
-            };
-            return source
-                .into_schema(&name)
-                .map(|(schema, _)| Loaded { schema, gvk: None });
-        }
-        _ => {}
+    if let [(input, Source::Smd(..))] = inputs.as_slice() {
+        let name = input.name.clone();
+        let Some((_, source)) = inputs.pop() else {
+            return Err(Failure::new("no input"));
+        };
+        let (schema, index) = source.into_schema(&name)?;
+        let gvk = (!index.is_empty()).then_some(index);
+        return Ok(Loaded { schema, gvk });
     }
-    if inputs.iter().any(|(_, s)| matches!(s, Source::Crds(_))) {
+    if inputs.is_empty() {
+        return Err(Failure::new("no input"));
+    }
+    if inputs
+        .iter()
+        .any(|(_, s)| matches!(s, Source::Crds(_) | Source::Smd(..)))
+    {
         return load_with_crds(inputs);
     }
     let mut documents: Vec<(Input, Document)> = Vec::with_capacity(inputs.len());
     for (input, source) in inputs {
         match source {
             Source::OpenApi(doc) => documents.push((input, doc)),
-            Source::Smd(_) | Source::Crds(_) => {
+            Source::Smd(..) | Source::Crds(_) => {
                 return Err(Failure::new(format!(
-                    "{}: an SMD schema cannot be combined with other inputs; pass it alone",
+                    "{}: not an OpenAPI document",
                     input.name
                 )));
             }
@@ -91,7 +93,16 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, Failure> {
     })
 }
 
-/// CRDs, and OpenAPI documents given with them (the schema a cluster serves for the types the
+/// The entries of `index`, owned.
+fn owned_entries(index: &GvkIndex) -> Vec<(smd_schema::gvk::GroupVersionKind, String)> {
+    index
+        .entries()
+        .into_iter()
+        .map(|(g, t)| (g.clone(), t.to_owned()))
+        .collect()
+}
+
+/// SMD schemas, CRDs, and OpenAPI documents given with them (the schema a cluster serves for the types the
 /// CRDs use, say): each converted alone, then united.
 fn load_with_crds(inputs: Vec<(Input, Source)>) -> Result<Loaded, Failure> {
     let mut parts = Vec::new();
@@ -102,24 +113,17 @@ fn load_with_crds(inputs: Vec<(Input, Source)>) -> Result<Loaded, Failure> {
                 let schema = doc
                     .to_schema()
                     .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
-                let gvk = doc
-                    .gvk_index()
-                    .entries()
-                    .into_iter()
-                    .map(|(g, t)| (g.clone(), t.to_owned()))
-                    .collect();
                 parts.push(Part {
                     origin: input.name,
                     schema,
-                    gvk,
+                    gvk: owned_entries(&doc.gvk_index()),
                 });
             }
-            Source::Smd(_) => {
-                return Err(Failure::new(format!(
-                    "{}: an SMD schema cannot be combined with other inputs; pass it alone",
-                    input.name
-                )));
-            }
+            Source::Smd(schema, index) => parts.push(Part {
+                origin: input.name,
+                schema,
+                gvk: owned_entries(&index),
+            }),
         }
     }
     let (schema, gvk) = union(parts)?;

@@ -3,7 +3,7 @@
 
 mod convert;
 mod lint;
-mod load;
+pub(crate) mod load;
 pub(crate) mod source;
 mod types;
 
@@ -23,14 +23,20 @@ pub(crate) enum Command {
     /// group-version, as a cluster serves them) are merged into one schema. A CRD becomes
     /// the types the API server's field manager uses for its custom resources (one per
     /// version, named `com.example.v1.Widget`, with the built-in `ObjectMeta`); a CRD the
-    /// API server would refuse is refused with its reasons. An SMD schema given alone is
-    /// written back in canonical form.
+    /// API server would refuse is refused with its reasons. An SMD schema (what this command
+    /// writes) may be an input too: alone it is written back in canonical form.
     ///
     /// The output is SMD's schema format (what structured-merge-diff reads): a `types` list,
     /// each type a `map` (with `fields`, an `elementType` and an `elementRelationship`:
     /// `separable` (granular) or `atomic`), a `list` (`atomic`, or `associative`: a set, or
     /// a list-map with `keys`) or a `scalar`. Types and fields are sorted by name. Errors name
     /// the file and the JSON pointer of the schema at fault.
+    ///
+    /// When the inputs index kinds (OpenAPI's `x-kubernetes-group-version-kind`, CRDs), the
+    /// YAML output has a second document, `gvkIndex:`, a list of `{group, version, kind,
+    /// type}`: the type of each apiVersion/kind, so that the file serves as `--schema` for
+    /// diff, apply, validate, blame and fields as its inputs do. (structured-merge-diff reads
+    /// the first document only.) `-o json` writes the types alone.
     ///
     /// Examples:
     ///
@@ -57,7 +63,8 @@ pub(crate) enum Command {
     /// kind (`apps/v1 Deployment -> io.k8s.api.apps.v1.Deployment`; the core group's
     /// apiVersion is just `v1`): the type smd uses for an object with that `apiVersion` and
     /// `kind`. The index comes from each OpenAPI definition's
-    /// `x-kubernetes-group-version-kind`; an SMD schema has none.
+    /// `x-kubernetes-group-version-kind`, a CRD's versions, or the `gvkIndex` document of an
+    /// SMD schema written by `smd schema convert`.
     ///
     /// The embedded schema is the published Kubernetes 1.37 spec, generated with every alpha
     /// and beta API on; pass your cluster's documents with --schema to see what it serves.

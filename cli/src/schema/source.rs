@@ -17,10 +17,11 @@ use smd_schema::openapi::{Document, ErrorKind};
 pub(crate) enum Source {
     /// An OpenAPI v2 (`swagger`, `definitions`) or v3 (`openapi`, `components`) document.
     OpenApi(Document),
-    /// SMD's own schema format (a top-level `types` list), in YAML or JSON.
-    Smd(Schema),
+    /// SMD's own schema format (a top-level `types` list), in YAML or JSON, and the GVK index
+    /// `smd schema convert` writes after it as a second document (empty when there is none).
+    Smd(Schema, GvkIndex),
     /// One or more `CustomResourceDefinition` documents (a multi-document YAML stream may hold
-    /// several).
+    /// several, and so may a `List` as `kubectl get crd -o yaml` prints them).
     Crds(Vec<Value>),
 }
 
@@ -37,16 +38,22 @@ impl Source {
             && openapi_error.problems().iter().all(|p| p.pointer() == "#");
         if whole {
             if let Ok(documents) = read_tree(&input.bytes) {
-                if !documents.is_empty() && documents.iter().all(is_crd) {
-                    return Ok(Source::Crds(documents));
-                }
-                if let [Value::Map(m)] = documents.as_slice() {
-                    if m.contains_key("types") {
+                if let [Value::Map(m), rest @ ..] = documents.as_slice() {
+                    if m.contains_key("types") && rest.len() <= 1 {
                         let text = String::from_utf8_lossy(&input.bytes);
-                        return Schema::from_yaml(&text)
-                            .map(Source::Smd)
-                            .map_err(|e| Failure::new(format!("{}: {e}", input.name)));
+                        let schema = Schema::from_yaml(&text)
+                            .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
+                        let index = match rest.first() {
+                            None => GvkIndex::default(),
+                            Some(index) => read_index(index)
+                                .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?,
+                        };
+                        return Ok(Source::Smd(schema, index));
                     }
+                }
+                let items = unpack_lists(documents);
+                if !items.is_empty() && items.iter().all(is_crd) {
+                    return Ok(Source::Crds(items));
                 }
             }
         }
@@ -62,7 +69,7 @@ impl Source {
                     .map_err(|e| Failure::new(format!("{name}: {e}")))?;
                 Ok((schema, doc.gvk_index()))
             }
-            Source::Smd(schema) => Ok((schema, GvkIndex::default())),
+            Source::Smd(schema, index) => Ok((schema, index)),
             Source::Crds(crds) => {
                 let parts = convert_crds(name, &crds)?;
                 union(parts)
@@ -78,6 +85,88 @@ pub(crate) fn is_crd(document: &Value) -> bool {
         .and_then(|m| m.get("kind"))
         .and_then(Value::as_str)
         == Some("CustomResourceDefinition")
+}
+
+/// The key of the document `smd schema convert` writes after the types: the GVK index, a list
+/// of `{group, version, kind, type}` (a second document, so that Go's schema reader, which
+/// reads the first document only and refuses undeclared keys, still reads the file).
+pub(crate) const INDEX_KEY: &str = "gvkIndex";
+
+/// The GVK index document as `smd schema convert` writes it: `gvkIndex:` and one entry per
+/// apiVersion/kind, in the index's order.
+pub(crate) fn index_document(index: &GvkIndex) -> Value {
+    let entries: Vec<Value> = index
+        .entries()
+        .into_iter()
+        .map(|(gvk, ty)| {
+            let mut entry = smd::fieldpath::Map::new();
+            entry.insert("group", Value::from(gvk.group.as_str()));
+            entry.insert("version", Value::from(gvk.version.as_str()));
+            entry.insert("kind", Value::from(gvk.kind.as_str()));
+            entry.insert("type", Value::from(ty));
+            Value::Map(entry)
+        })
+        .collect();
+    let mut document = smd::fieldpath::Map::new();
+    document.insert(INDEX_KEY, Value::List(entries));
+    Value::Map(document)
+}
+
+/// Reads the document [`index_document`] writes; anything else in its place is refused.
+fn read_index(document: &Value) -> Result<GvkIndex, String> {
+    let expected = || {
+        format!(
+            "document 2: expected the GVK index `smd schema convert` writes ({INDEX_KEY}: a list of \
+             {{group, version, kind, type}})"
+        )
+    };
+    let Some(map) = document.as_map().filter(|m| m.len() == 1) else {
+        return Err(expected());
+    };
+    let Some(items) = map.get(INDEX_KEY).and_then(Value::as_list) else {
+        return Err(expected());
+    };
+    let mut entries = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let field = |name: &str| {
+            item.as_map()
+                .and_then(|m| m.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| format!("document 2: {INDEX_KEY}[{i}]: {name} must be a string"))
+        };
+        let gvk = GroupVersionKind::new(field("group")?, field("version")?, field("kind")?);
+        let ty = field("type")?;
+        if item.as_map().is_some_and(|m| m.len() != 4) {
+            return Err(format!(
+                "document 2: {INDEX_KEY}[{i}]: only group, version, kind and type are known"
+            ));
+        }
+        entries.push((gvk, ty));
+    }
+    Ok(GvkIndex::from_entries(entries))
+}
+
+/// The documents with each `List` (`kind: List` or `...List` with `items`, as `kubectl get -o
+/// yaml` prints several objects) replaced by its items.
+pub(crate) fn unpack_lists(documents: Vec<Value>) -> Vec<Value> {
+    let mut out = Vec::with_capacity(documents.len());
+    for document in documents {
+        let list_items = document.as_map().and_then(|m| {
+            let kind = m.get("kind").and_then(Value::as_str)?;
+            if !kind.ends_with("List") {
+                return None;
+            }
+            m.get("items")
+                .and_then(Value::as_list)
+                .map(<[Value]>::to_vec)
+        });
+        match list_items {
+            Some(items) => out.extend(items),
+            None => out.push(document),
+        }
+    }
+    out
 }
 
 /// Every document of a JSON or YAML stream (empty documents left out), as plain values, read

@@ -1,12 +1,15 @@
-//! Writing values as YAML in the block style `kubectl get -o yaml` prints (two-space indents,
-//! list items at their key's indentation), such that [`from_str`](super::from_str) reads back
-//! exactly the value written: strings that would read as something else are quoted, floats
-//! keep a fraction or an exponent.
+//! Writing values as YAML byte for byte as `kubectl get -o yaml` prints them (sigs.k8s.io/yaml,
+//! that is yaml.v2: two-space indents, list items at their key's indentation, its quoting and
+//! folding of strings in `scalar.rs`), such that [`from_str`](super::from_str) reads back the
+//! value written: strings that would read as something else are quoted; a float reads back as
+//! the same number, an integral one as an integer (kubectl's objects went through JSON).
 
 use std::fmt::Write as _;
 
-use super::resolve::{TagKind, resolves_to_str};
-use crate::{Value, is_terminal_control};
+use super::scalar::{is_simple_key, write_explicit_key, write_float, write_string};
+use crate::Value;
+#[cfg(test)]
+use crate::is_terminal_control;
 
 /// The YAML text of `value`: one document, ending with a line break.
 ///
@@ -16,9 +19,9 @@ use crate::{Value, is_terminal_control};
 ///
 /// ```
 /// use smd_fieldpath::yaml;
-/// let value = yaml::from_str("{b: 'yes', a: [1, 2.0, {c: null}], d: \"two\\nlines\\n\"}")?;
+/// let value = yaml::from_str("{b: 'yes', a: [1, 2.5, {c: null}], d: \"two\\nlines\\n\"}")?;
 /// let text = yaml::to_string(&value);
-/// assert_eq!(text, "b: \"yes\"\na:\n- 1\n- 2.0\n- c: null\nd: |\n  two\n  lines\n");
+/// assert_eq!(text, "b: \"yes\"\na:\n- 1\n- 2.5\n- c: null\nd: |\n  two\n  lines\n");
 /// assert_eq!(yaml::from_str(&text)?, value);
 /// # Ok::<(), smd_fieldpath::Error>(())
 /// ```
@@ -28,7 +31,8 @@ pub fn to_string(value: &Value) -> String {
         Value::Map(m) if !m.is_empty() => write_map(&mut out, value, 0),
         Value::List(l) if !l.is_empty() => write_list(&mut out, value, 0),
         scalar => {
-            write_inline(&mut out, scalar, 0);
+            // yaml.v2 indents a root scalar's continuation lines by two.
+            write_inline(&mut out, scalar, 2);
             out.push('\n');
         }
     }
@@ -47,13 +51,13 @@ fn write_map(out: &mut String, value: &Value, at: usize) {
         if i > 0 {
             indent(out, at);
         }
-        let start = out.len();
-        write_string(out, key, at, true);
-        if out.len() - start > MAX_IMPLICIT_KEY {
-            // An implicit key may not be longer than 1024 characters: write it explicitly.
-            let key_text = out.split_off(start);
+        if is_simple_key(key) {
+            write_string(out, key, at + 2, true);
+            out.push(':');
+        } else {
+            // yaml.v2 writes a key of several lines, or longer than 128 bytes, explicitly.
             out.push_str("? ");
-            out.push_str(&key_text);
+            write_explicit_key(out, key, at + 2);
             out.push('\n');
             indent(out, at);
             out.push(':');
@@ -63,15 +67,10 @@ fn write_map(out: &mut String, value: &Value, at: usize) {
                 write_list(out, v, at + 2);
                 continue;
             }
-        } else {
-            out.push(':');
         }
         write_after_key(out, v, at);
     }
 }
-
-/// The longest key written as an implicit key (YAML allows 1024 characters).
-const MAX_IMPLICIT_KEY: usize = 1000;
 
 /// The value of a map entry whose key is written at column `at`.
 fn write_after_key(out: &mut String, v: &Value, at: usize) {
@@ -127,133 +126,6 @@ fn write_inline(out: &mut String, value: &Value, block_indent: usize) {
         Value::List(_) => out.push_str("[]"),
         Value::Map(_) => out.push_str("{}"),
     }
-}
-
-fn write_float(out: &mut String, f: f64) {
-    if f.is_nan() {
-        out.push_str(".nan");
-    } else if f.is_infinite() {
-        out.push_str(if f > 0.0 { ".inf" } else { "-.inf" });
-    } else {
-        // Rust's shortest round-trip digits; `2.0` and `1e300` keep a mark of a float.
-        let text = format!("{f:?}");
-        out.push_str(&text);
-    }
-}
-
-/// A string as a plain scalar when it reads back as the same string, else a literal block
-/// (several lines, values only), single quotes, or double quotes with escapes.
-fn write_string(out: &mut String, s: &str, block_indent: usize, is_key: bool) {
-    let printable_line = s.chars().all(|c| is_printable(c) && c != '\n' && c != '\t');
-    if !s.is_empty() && !resolves_to_str(s, TagKind::None) && printable_line {
-        // What would read as another value is double-quoted, as yaml.v2 (and kubectl) write
-        // `"2026-01-01T00:00:00Z"` and `"yes"`.
-        write_double_quoted(out, s);
-    } else if is_plain_safe(s) {
-        out.push_str(s);
-    } else if !is_key && is_block_safe(s) {
-        write_block(out, s, block_indent);
-    } else if s.chars().all(|c| is_printable(c) && c != '\n') {
-        out.push('\'');
-        out.push_str(&s.replace('\'', "''"));
-        out.push('\'');
-    } else {
-        write_double_quoted(out, s);
-    }
-}
-
-/// YAML's printable characters, less those a terminal would act on ([`is_terminal_control`]):
-/// a string holding one is double-quoted with the character escaped, so that printing an object
-/// cannot move the cursor or reorder text, and reading it back gives the same string.
-fn is_printable(c: char) -> bool {
-    matches!(c, '\t' | '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
-        && c != '\u{feff}'
-        && (matches!(c, '\t' | '\n') || !is_terminal_control(c))
-}
-
-/// Whether `s` may be written unquoted: the reader's resolution gives a string, and nothing in
-/// it is YAML syntax.
-fn is_plain_safe(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
-        return false;
-    };
-    if s.starts_with(' ') || s.ends_with(' ') || !resolves_to_str(s, TagKind::None) {
-        return false;
-    }
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
-        // `-x` and `:x` are plain in YAML, but only a handful of readers agree; quote them.
-        return false;
-    }
-    if s.contains(": ") || s.contains(" #") || s.ends_with(':') {
-        return false;
-    }
-    // `{`, `[` and `,` after the first character are plain in block context (kubectl writes
-    // `k:{"name":"nginx"}:` unquoted); this writer never writes flow collections.
-    if s == "<<" || s.starts_with("---") || s.starts_with("...") {
-        return false;
-    }
-    s.chars().all(|c| {
-        is_printable(c) && !matches!(c, '\t' | '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
-    })
-}
-
-/// Whether `s` can be a literal block: several lines of printable text, the first not starting
-/// with a space (which would need an indentation indicator), no line of only spaces.
-fn is_block_safe(s: &str) -> bool {
-    s.contains('\n')
-        && !s.starts_with([' ', '\n'])
-        && s.chars().all(|c| {
-            is_printable(c) && !matches!(c, '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
-        })
-        && s.split('\n')
-            .all(|line| line.is_empty() || !line.trim().is_empty())
-        && !s.split('\n').any(|l| l.ends_with(' '))
-}
-
-fn write_block(out: &mut String, s: &str, at: usize) {
-    let body = s.trim_end_matches('\n');
-    let trailing = s.len() - body.len();
-    out.push_str(match trailing {
-        0 => "|-",
-        1 => "|",
-        _ => "|+",
-    });
-    for line in s
-        .split('\n')
-        .take(body.split('\n').count() + trailing.saturating_sub(1))
-    {
-        out.push('\n');
-        if !line.is_empty() {
-            indent(out, at.max(2));
-            out.push_str(line);
-        }
-    }
-}
-
-fn write_double_quoted(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if is_printable(c) && c != '\u{85}' && c != '\u{2028}' && c != '\u{2029}' => {
-                out.push(c)
-            }
-            c if (c as u32) <= 0xff => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c if (c as u32) <= 0xffff => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08X}", c as u32);
-            }
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]
@@ -349,16 +221,17 @@ mod tests {
             let value = Value::String(s.to_owned());
             let written = to_string(&value);
             assert_eq!(
-                from_str(&written).unwrap(),
+                from_str(&written).unwrap_or_else(|e| panic!("{s:?} written as {written:?}: {e}")),
                 value,
                 "{s:?} written as {written:?}"
             );
             let mut map = crate::Map::new();
-            map.insert(s, Value::String(s.to_owned()));
+            map.insert(s, Value::from("v"));
+            map.insert("k", Value::String(s.to_owned()));
             let value = Value::Map(map);
             let written = to_string(&value);
             assert_eq!(
-                from_str(&written).unwrap(),
+                from_str(&written).unwrap_or_else(|e| panic!("{s:?} written as {written:?}: {e}")),
                 value,
                 "{s:?} written as {written:?}"
             );

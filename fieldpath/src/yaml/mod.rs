@@ -121,8 +121,10 @@ mod compat;
 mod emit;
 mod input;
 mod number;
+mod order;
 mod plan;
 mod resolve;
+mod scalar;
 mod stream;
 mod syntax;
 mod timestamp;
@@ -131,6 +133,7 @@ use std::fmt;
 
 use crate::{Result, Value};
 pub use emit::to_string;
+pub use order::sorted;
 use stream::Stream;
 
 /// Reads a YAML text holding one document.
