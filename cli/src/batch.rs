@@ -65,6 +65,12 @@ enum Job {
         live: Option<Claimed>,
     },
     Bad(Bad),
+    /// A manifest whose live object was read from the cluster (none: a create).
+    Read {
+        applied: Object,
+        identity: Identity,
+        live: Option<Object>,
+    },
 }
 
 /// How many manifests are answered at once per job: enough to keep the threads busy, few
@@ -90,7 +96,17 @@ pub(crate) fn run<R: Send>(
     emit: &mut dyn FnMut(Emitted<R>) -> Result<(), Failure>,
 ) -> Result<Finished, Failure> {
     let server = Server::load(types)?;
-    let namespacing = Namespacing::new(inputs.namespace.as_deref());
+    // Cluster hook (1/3): connect first, so that an unusable kubeconfig stops the run at once;
+    // without -n, the context's namespace is the manifests' (not enforced, as kubectl).
+    let cluster = inputs
+        .cluster
+        .as_ref()
+        .map(|args| super::cluster::ClusterLive::connect(args, inputs.namespace.as_deref()))
+        .transpose()?;
+    let namespacing = match &cluster {
+        Some(cluster) if inputs.namespace.is_none() => Namespacing::defaulting(cluster.namespace()),
+        _ => Namespacing::new(inputs.namespace.as_deref()),
+    };
     let scale = request.subresource == "scale";
     let live = LiveIndex::read(&inputs.live, request.jobs, &server, &namespacing, scale)?;
     let mut batch = Batch {
@@ -98,6 +114,7 @@ pub(crate) fn run<R: Send>(
         request,
         namespacing,
         live,
+        cluster: cluster.as_ref(),
         prepared: Prepared::new(&server, request.field_manager_only),
         seen: HashMap::new(),
         window: Vec::new(),
@@ -166,6 +183,8 @@ struct Batch<'s> {
     request: Request<'s>,
     namespacing: Namespacing,
     live: LiveIndex,
+    /// Where the live objects come from instead of `live`, when -f has no --live.
+    cluster: Option<&'s super::cluster::ClusterLive>,
     prepared: Prepared<'s>,
     /// Each manifest's identity, and where it was.
     seen: HashMap<Identity, String>,
@@ -316,6 +335,10 @@ impl Batch<'_> {
         if self.window.is_empty() {
             return Ok(());
         }
+        // Cluster hook (2/3): the window's live objects, read from the cluster.
+        if let Some(cluster) = self.cluster {
+            read_window(cluster, &mut self.window, self.request.jobs);
+        }
         self.prepared.build();
         let jobs = std::mem::take(&mut self.window);
         let (live, prepared, request) = (&self.live, &self.prepared, self.request);
@@ -330,6 +353,51 @@ impl Batch<'_> {
             emit(Emitted::Answer(rendered))?;
         }
         Ok(())
+    }
+}
+
+/// Cluster hook (3/3): reads the live objects of the window's manifests from the cluster; each
+/// becomes a [`Job::Read`] (its live object, or none: a create), or, when its read failed (a
+/// 403, ...), a bad answer with the server's words: that manifest's answer, not the run's.
+fn read_window(
+    cluster: &super::cluster::ClusterLive,
+    window: &mut [(Job, Vec<String>)],
+    jobs: usize,
+) {
+    let mut at = Vec::new();
+    let mut manifests = Vec::new();
+    for (i, (job, _)) in window.iter_mut().enumerate() {
+        if let Job::Send { .. } = job {
+            let placeholder = Job::Bad(Bad {
+                origin: None,
+                object: None,
+                message: String::new(),
+                status: None,
+            });
+            if let Job::Send {
+                applied, identity, ..
+            } = std::mem::replace(job, placeholder)
+            {
+                at.push((i, identity));
+                manifests.push(applied);
+            }
+        }
+    }
+    let answers = super::cluster::read_live(cluster, &mut manifests, jobs);
+    for (((i, identity), applied), answer) in at.into_iter().zip(manifests).zip(answers) {
+        window[i].0 = match answer {
+            Ok(live) => Job::Read {
+                applied,
+                identity,
+                live,
+            },
+            Err(message) => Job::Bad(Bad {
+                origin: Some(applied.origin.clone()),
+                message: format!("{}: {message}", applied.origin),
+                object: Some(applied),
+                status: None,
+            }),
+        };
     }
 }
 
@@ -352,6 +420,19 @@ fn send(
             identity,
             live,
         } => (applied, identity, live),
+        Job::Read {
+            applied,
+            identity,
+            live,
+        } => {
+            let live = live.map(|object| checked_live(object, request, warnings));
+            let pair = Pair {
+                live,
+                applied,
+                identity,
+            };
+            return Answer::Sent(Box::new(plan::one(prepared, pair, request)));
+        }
     };
     let live = match claimed.map(|c| live.read_back(c)).transpose() {
         Ok(live) => live,

@@ -12,6 +12,7 @@ mod apply;
 mod batch;
 mod blame;
 mod chosen;
+mod cluster;
 mod diff;
 mod endpoints;
 mod external_diff;
@@ -126,8 +127,10 @@ enum Command {
     /// the live and the wanted value of each and the ways out. KUBECTL_EXTERNAL_DIFF is
     /// honoured for the object diff.
     ///
-    /// Inputs, as kubectl takes them or positionally (no form contacts a cluster):
+    /// Inputs, as kubectl takes them or positionally (only the first form contacts a cluster,
+    /// read-only: get requests with the kubeconfig context's credentials):
     ///
+    ///   smd diff -f MANIFESTS... [-R] [-n NS] [--context C]    live objects from the cluster
     ///   smd diff -f MANIFESTS... --live LIVE... [-R] [-n NS]   files, directories, `-`
     ///   smd diff -f MANIFESTS... --live none                   every manifest a create
     ///   smd diff LIVE APPLIED                                  two files
@@ -154,8 +157,9 @@ enum Command {
     /// server's order. When any apply would be refused with conflicts, nothing is printed,
     /// the conflicts go to stderr and the exit code is 3.
     ///
-    /// Inputs as `diff` takes them (no form contacts a cluster):
+    /// Inputs as `diff` takes them (only the first form contacts a cluster, read-only):
     ///
+    ///   smd apply -f MANIFESTS... [-R] [-n NS] [--context C]   live objects from the cluster
     ///   smd apply -f MANIFESTS... --live LIVE...|none [-R] [-n NS]
     ///   smd apply LIVE APPLIED
     ///   smd apply APPLIED                                      every manifest a create

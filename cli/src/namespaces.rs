@@ -40,6 +40,15 @@ impl Namespacing {
         }
     }
 
+    /// `namespace` for the objects that name none, not enforced (a kubeconfig context's, as
+    /// kubectl takes it).
+    pub(crate) fn defaulting(namespace: &str) -> Namespacing {
+        Namespacing {
+            namespace: namespace.to_owned(),
+            enforce: false,
+        }
+    }
+
     /// The namespace of the objects that name none.
     pub(crate) fn namespace(&self) -> &str {
         &self.namespace

@@ -21,7 +21,7 @@ use super::terminal::escape;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Origin {
     pub(crate) file: String,
-    /// 1-based.
+    /// 1-based; 0: not from a file (a cluster's object, `file` saying which).
     pub(crate) document: usize,
     /// 1-based line where the document starts (0: not known, JSON).
     pub(crate) line: usize,
@@ -31,6 +31,9 @@ pub(crate) struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.document == 0 {
+            return write!(f, "{}", escape(&self.file));
+        }
         write!(f, "{}: document {}", escape(&self.file), self.document)?;
         if self.line > 0 {
             write!(f, " (line {})", self.line)?;

@@ -414,6 +414,8 @@ pub(crate) struct Inputs {
     /// Report the live objects no manifest names (a LIVE file given with its manifests); a
     /// `--live` dump is a pool to look objects up in, and its other objects are left silent.
     pub(crate) report_unmatched: bool,
+    /// Read each manifest's live object from this kubeconfig's cluster (`live` is then empty).
+    pub(crate) cluster: Option<super::cluster::ClusterArgs>,
 }
 
 /// `live` as a read at `manifest`'s version gives it, when the manifest is another version of

@@ -73,6 +73,8 @@ pub(crate) struct LiveArgs {
     /// silent by default; those of a positional LIVE file are always reported).
     #[arg(long)]
     pub(crate) show_unmatched: bool,
+    #[command(flatten)]
+    pub(crate) cluster: super::cluster::ClusterArgs,
 }
 
 impl LiveArgs {
@@ -80,6 +82,12 @@ impl LiveArgs {
     /// or `-f` and `--live`.
     pub(crate) fn inputs(&self, files: &[PathBuf]) -> Result<super::plan::Inputs, Failure> {
         let namespace = self.from.namespace().map(str::to_owned);
+        if self.cluster.given() && (!files.is_empty() || !self.live.is_empty()) {
+            return Err(Failure::new(
+                "--kubeconfig and --context read live objects from a cluster: they go with -f \
+                 and no --live (the positional forms and --live never contact a cluster)",
+            ));
+        }
         if !files.is_empty() {
             check_stdin_once(files)?;
             let (live, applied) = match files {
@@ -92,17 +100,21 @@ impl LiveArgs {
                 applied,
                 namespace,
                 report_unmatched: true,
+                cluster: None,
             });
         }
         check_stdin_once(self.from.filenames.iter().chain(&self.live))?;
         let applied = expand(&self.from.filenames, self.from.recursive, "-f")?;
         let live = match self.live.as_slice() {
             [] => {
-                return Err(Failure::new(
-                    "-f: smd does not read live objects from a cluster yet: pass them with \
-                     --live FILE|DIR (`kubectl get -o yaml --show-managed-fields`), or \
-                     --live none if every manifest is a create",
-                ));
+                // No --live: the live objects come from the cluster (cluster/).
+                return Ok(super::plan::Inputs {
+                    live: Vec::new(),
+                    applied,
+                    namespace,
+                    report_unmatched: false,
+                    cluster: Some(self.cluster.clone()),
+                });
             }
             [none] if none.as_os_str() == "none" => Vec::new(),
             several => {
@@ -120,6 +132,7 @@ impl LiveArgs {
             applied,
             namespace,
             report_unmatched: self.show_unmatched,
+            cluster: None,
         })
     }
 }

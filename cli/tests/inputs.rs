@@ -17,6 +17,8 @@ fn smd_in(dir: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
         .current_dir(dir)
         .env_remove("KUBECTL_EXTERNAL_DIFF")
         .env_remove("NO_COLOR")
+        // -f without --live would read the live objects from the user's cluster: none here.
+        .env("KUBECONFIG", "no-such-kubeconfig")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
