@@ -52,21 +52,17 @@ pub(crate) fn run(
     let mut printed = Printed::new(args.output);
     let render = |answer: Answer| render(answer, args.output);
     let mut emit = |emitted: Emitted<Rendered>| -> Result<(), Failure> {
-        let rendered = match emitted {
-            Emitted::Warning(warning) => {
-                return writeln!(err, "smd: warning: {warning}").map_err(write_failure);
-            }
-            Emitted::Answer(rendered) => rendered,
+        let Some(rendered) = batch::answer_of(emitted, err)? else {
+            return Ok(());
         };
         summary.count(rendered.outcome);
         if let Some(error) = &rendered.error {
-            out.flush().map_err(write_failure)?;
-            writeln!(err, "smd: {error}").map_err(write_failure)?;
+            batch::say_error(out, err, error)?;
         }
         match rendered.object {
             Some(text) => out
                 .write_all(printed.push(text).as_bytes())
-                .map_err(write_failure),
+                .map_err(batch::write_failure),
             None => Ok(()),
         }
     };
@@ -96,14 +92,6 @@ pub(crate) fn run(
         Outcome::Unchanged | Outcome::Change | Outcome::Create => Status::Ok,
         other => Status::of(other),
     }))
-}
-
-fn write_failure(e: std::io::Error) -> Failure {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        Failure::new(super::diff::BROKEN_PIPE)
-    } else {
-        Failure::new(format!("writing output: {e}"))
-    }
 }
 
 /// One answer, ready for the output.

@@ -86,6 +86,43 @@ pub(crate) enum Emitted<R> {
     Answer(R),
 }
 
+/// A warning written on `err`; an answer passed back for its writer.
+pub(crate) fn answer_of<R>(
+    emitted: Emitted<R>,
+    err: &mut dyn std::io::Write,
+) -> Result<Option<R>, Failure> {
+    match emitted {
+        Emitted::Warning(warning) => {
+            writeln!(err, "smd: warning: {warning}").map_err(write_failure)?;
+            Ok(None)
+        }
+        Emitted::Answer(answer) => Ok(Some(answer)),
+    }
+}
+
+/// An answer's error (bad input, a refusal) on `err`, after what `out` holds so far, so that a
+/// terminal shows them in input order.
+pub(crate) fn say_error(
+    out: &mut dyn std::io::Write,
+    err: &mut dyn std::io::Write,
+    error: &str,
+) -> Result<(), Failure> {
+    out.flush().map_err(write_failure)?;
+    writeln!(err, "smd: {error}").map_err(write_failure)
+}
+
+/// A write that failed, as the run's failure; the reader going away is [`BROKEN_PIPE`].
+pub(crate) fn write_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::new(BROKEN_PIPE)
+    } else {
+        Failure::new(format!("writing output: {e}"))
+    }
+}
+
+/// What a write that failed because the reader went away says (turned back into a quiet stop).
+pub(crate) const BROKEN_PIPE: &str = "\u{0}broken pipe";
+
 /// Answers every manifest of `inputs`: `render` makes each answer's output (on the worker
 /// threads), `emit` writes it and the warnings (in input order).
 pub(crate) fn run<R: Send>(

@@ -232,16 +232,12 @@ pub(crate) fn run(
     out.write_all(header.as_bytes())?;
     let render = |answer: Answer| shown.render(answer);
     let mut emit = |emitted: Emitted<Rendered>| -> Result<(), Failure> {
-        let rendered = match emitted {
-            Emitted::Warning(warning) => {
-                return writeln!(err, "smd: warning: {warning}").map_err(write_failure);
-            }
-            Emitted::Answer(rendered) => rendered,
+        let Some(rendered) = batch::answer_of(emitted, err)? else {
+            return Ok(());
         };
         summary.count(rendered.outcome);
         if let Some(error) = &rendered.error {
-            out.flush().map_err(write_failure)?;
-            writeln!(err, "smd: {error}").map_err(write_failure)?;
+            batch::say_error(out, err, error)?;
         }
         if let Some(entry) = rendered.entry {
             held.entries.push(entry);
@@ -255,7 +251,7 @@ pub(crate) fn run(
             held.sections.push_str(&text);
             return Ok(());
         }
-        out.write_all(text.as_bytes()).map_err(write_failure)
+        out.write_all(text.as_bytes()).map_err(batch::write_failure)
     };
     let finished =
         batch::run(&inputs, &args.apply.types, request, &render, &mut emit).map_err(Stop::from)?;
@@ -311,17 +307,6 @@ pub(crate) fn run(
     out.write_all(tail.as_bytes())?;
     Ok(status)
 }
-
-fn write_failure(e: std::io::Error) -> Failure {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        Failure::new(BROKEN_PIPE)
-    } else {
-        Failure::new(format!("writing output: {e}"))
-    }
-}
-
-/// What an emit that failed because the reader went away says (turned back into a quiet stop).
-pub(crate) const BROKEN_PIPE: &str = "\u{0}broken pipe";
 
 /// What the external program's run waits for.
 #[derive(Default)]

@@ -299,7 +299,7 @@ fn dispatch(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> ExitC
         Ok(Status::Conflicts) => ExitCode::from(3),
         Ok(Status::Refused) => ExitCode::from(2),
         Err(Outcome::BrokenPipe) => ExitCode::SUCCESS,
-        Err(Outcome::Failure(Failure(message))) if message == diff::BROKEN_PIPE => {
+        Err(Outcome::Failure(Failure(message))) if message == batch::BROKEN_PIPE => {
             ExitCode::SUCCESS
         }
         Err(Outcome::Failure(Failure(message))) => {
