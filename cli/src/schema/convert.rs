@@ -26,7 +26,15 @@ pub(crate) fn run(
             }
             text
         }
-        Format::Json => to_json(&loaded.schema)?,
+        Format::Json => {
+            let mut text = to_json(&loaded.schema)?;
+            if let Some(index) = loaded.gvk.as_ref().filter(|i| !i.is_empty()) {
+                // A second JSON value of the stream, as YAML's second document.
+                let index = pretty_json(&index_document(index))?;
+                text.push_str(&index);
+            }
+            text
+        }
     };
     out.write_all(text.as_bytes())?;
     Ok(Status::Ok)
@@ -37,7 +45,12 @@ pub(crate) fn run(
 fn to_json(schema: &Schema) -> Result<String, Failure> {
     let value: Value = smd::fieldpath::yaml::from_str(&schema.to_yaml())
         .map_err(|e| Failure::new(format!("cannot write the schema as JSON: {e}")))?;
-    let mut text = serde_json::to_string_pretty(&value)
+    pretty_json(&value)
+}
+
+/// A value as two-space indented JSON, with its line break.
+fn pretty_json(value: &Value) -> Result<String, Failure> {
+    let mut text = serde_json::to_string_pretty(value)
         .map_err(|e| Failure::new(format!("cannot write the schema as JSON: {e}")))?;
     text.push('\n');
     Ok(text)
@@ -114,6 +127,38 @@ gvkIndex:
         let (_, yaml, _) = run_cli(&["schema", "convert", file.as_str()]);
         assert_eq!(Schema::from_yaml(&json).ok(), Schema::from_yaml(&yaml).ok());
         assert!(Schema::from_yaml(&yaml).is_ok());
+    }
+
+    /// With a GVK index, `-o json` writes it as a second JSON value, and both forms read back
+    /// as the same schema and index (what `--schema` needs to find kinds).
+    #[test]
+    fn the_gvk_index_survives_json() {
+        let file = temp_file(
+            br#"{"openapi": "3.0.0", "components": {"schemas": {"io.example.v1.Thing": {
+              "type": "object", "properties": {"spec": {"type": "object"}},
+              "x-kubernetes-group-version-kind": [{"group": "example.io", "version": "v1", "kind": "Thing"}]}}}}"#,
+        );
+        let (code, json, err) = run_cli(&["schema", "convert", file.as_str(), "-o", "json"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert!(json.contains("\n}\n{\n  \"gvkIndex\": ["), "{json}");
+        let (_, yaml, _) = run_cli(&["schema", "convert", file.as_str()]);
+        let read = |text: &str| {
+            let input = crate::input::Input {
+                name: "t".to_owned(),
+                bytes: text.as_bytes().to_vec(),
+            };
+            super::super::source::Source::read(&input)
+                .and_then(|s| s.into_schema("t"))
+                .map_err(|crate::Failure(m)| m)
+        };
+        let (from_json, from_yaml) = (read(&json).unwrap(), read(&yaml).unwrap());
+        assert_eq!(from_json.0, from_yaml.0);
+        assert_eq!(format!("{:?}", from_json.1), format!("{:?}", from_yaml.1));
+        assert!(
+            format!("{:?}", from_json.1).contains("Thing"),
+            "{:?}",
+            from_json.1
+        );
     }
 
     #[test]

@@ -40,7 +40,13 @@ impl Source {
             if let Ok(documents) = read_tree(&input.bytes) {
                 if let [Value::Map(m), rest @ ..] = documents.as_slice() {
                     if m.contains_key("types") && rest.len() <= 1 {
-                        let text = String::from_utf8_lossy(&input.bytes);
+                        // With an index after it, the schema is the first document alone (a
+                        // JSON stream of two values is no YAML document).
+                        let text = if rest.is_empty() {
+                            String::from_utf8_lossy(&input.bytes).into_owned()
+                        } else {
+                            smd::fieldpath::yaml::to_string(&Value::Map(m.clone()))
+                        };
                         let schema = Schema::from_yaml(&text)
                             .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
                         let index = match rest.first() {
