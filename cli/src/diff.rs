@@ -33,7 +33,7 @@ pub(crate) struct DiffArgs {
     #[command(flatten)]
     pub(crate) apply: ApplyFlags,
     /// Output: a colored diff with the ownership report, or the report as YAML or JSON
-    /// (`apiVersion: smd/v1`, `kind: DiffReport`; see docs/cli.md).
+    /// (`apiVersion: smd/v2`, `kind: DiffReport`; see docs/cli.md).
     #[arg(short = 'o', long = "output", value_enum, default_value_t = DiffFormat::Diff)]
     pub(crate) output: DiffFormat,
     /// Color the diff.
@@ -464,7 +464,7 @@ fn item<'a>(
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
         }
     };
-    // Entries the API server cannot read count as none, as it counts them (plan_files warns).
+    // Entries the API server cannot read count as none, as it counts them (the batch warns).
     let live_managers = pair
         .live
         .as_ref()
