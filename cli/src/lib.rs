@@ -5,8 +5,8 @@
 //! Every subcommand is a function from its arguments and input to text written on a
 //! `&mut dyn Write`, so tests call it without a process. Exit codes: 0 success, 2 bad input or
 //! usage (as `kubectl diff` uses them); 1 means "findings" (`diff` found changes, `schema lint`
-//! printed warnings); 3 means an apply would be refused with conflicts. Output is built whole
-//! before it is written: a failing run writes nothing on stdout.
+//! printed warnings); 3 means an apply would be refused with conflicts. `diff` and `apply`
+//! write each object's answer as it is ready; every other subcommand builds its output whole.
 
 mod apply;
 mod batch;
@@ -139,10 +139,14 @@ enum Command {
     /// Documents pair up by group, kind, namespace and name only, however the files hold
     /// them; a manifest without a namespace takes -n's (default: `default`). An unmatched
     /// manifest is a create; an unmatched live object of LIVE is reported and left alone, one
-    /// of --live (a whole dump) is left silent.
+    /// of --live (a whole dump) is left silent unless --show-unmatched.
     ///
-    /// Exit codes: 0 no change, 1 changes, 2 bad input or usage, 3 the apply would be refused
-    /// with conflicts.
+    /// Every document is answered, in order, as soon as it is ready; bad input and refusals
+    /// are named on stderr (file, document, line) and the others still answered. A batch ends
+    /// with a summary line (`48 objects: 3 change, 1 create, 1 conflict, 43 unchanged`).
+    ///
+    /// Exit codes, the most severe answer's: 2 bad input, a refusal or usage, then 3 the apply
+    /// would be refused with conflicts, then 1 changes, then 0 no change.
     ///
     /// Example: smd diff -f examples/deployment-hpa/applied.yaml --live examples/deployment-hpa/live.yaml
     // Verbatim for the table of forms; the short line as clap would make it, without the period.
@@ -153,9 +157,10 @@ enum Command {
     Diff(diff::DiffArgs),
     /// The objects the API server would store after a server-side apply, with managedFields.
     ///
-    /// Keys are sorted as `kubectl get -o yaml` prints them; managedFields entries are in the
-    /// server's order. When any apply would be refused with conflicts, nothing is printed,
-    /// the conflicts go to stderr and the exit code is 3.
+    /// One object, or a v1 List of several, as `kubectl get -o yaml` prints them (keys sorted,
+    /// managedFields entries in the server's order), written as they are answered. An apply
+    /// the server would refuse (conflicts too) has no object: it is named on stderr with the
+    /// server's message, and the exit code is 2 (a refusal or bad input) or 3 (conflicts).
     ///
     /// Inputs as `diff` takes them (only the first form contacts a cluster, read-only):
     ///
