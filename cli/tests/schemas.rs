@@ -111,14 +111,18 @@ fn a_converted_schema_carries_the_gvk_index_of_its_inputs() {
     let (code, again, err) = smd(&["schema", "convert", &file]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, std::fs::read_to_string(&file).unwrap());
-    // structured-merge-diff reads the first document only: the types, unchanged.
-    let (code, types_only, err) = smd(&["schema", "convert", &file, "-o", "json"]);
+    // As JSON: the types first (structured-merge-diff reads them alone), the index as a second
+    // value of the stream; as --schema, the JSON file types kinds as the YAML file does.
+    let (code, json, err) = smd(&["schema", "convert", &file, "-o", "json"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        types_only.starts_with("{\n  \"types\": ["),
-        "{types_only:.80}"
-    );
-    assert!(!types_only.contains("gvkIndex"));
+    assert!(json.starts_with("{\n  \"types\": ["), "{json:.80}");
+    assert!(json.contains("\n}\n{\n  \"gvkIndex\": ["));
+    let json_file = dir.path().join("cluster-schema.json");
+    std::fs::write(&json_file, &json).unwrap();
+    let json_file = json_file.display().to_string();
+    let (code, from_json, err) = smd(&["schema", "types", "--gvk", "--schema", &json_file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_json, from_documents);
 }
 
 #[test]

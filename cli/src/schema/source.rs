@@ -40,12 +40,16 @@ impl Source {
             if let Ok(documents) = read_tree(&input.bytes) {
                 if let [Value::Map(m), rest @ ..] = documents.as_slice() {
                     if m.contains_key("types") && rest.len() <= 1 {
-                        // With an index after it, the schema is the first document alone (a
-                        // JSON stream of two values is no YAML document).
-                        let text = if rest.is_empty() {
-                            String::from_utf8_lossy(&input.bytes).into_owned()
+                        // The schema reader takes a YAML stream's first document; a JSON stream
+                        // of two values (`-o json` with its index) is no YAML document, so its
+                        // first value is given alone, still as JSON.
+                        let whole = String::from_utf8_lossy(&input.bytes);
+                        let json_stream = !rest.is_empty() && whole.trim_start().starts_with('{');
+                        let text = if json_stream {
+                            serde_json::to_string(&Value::Map(m.clone()))
+                                .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?
                         } else {
-                            smd::fieldpath::yaml::to_string(&Value::Map(m.clone()))
+                            whole.into_owned()
                         };
                         let schema = Schema::from_yaml(&text)
                             .map_err(|e| Failure::new(format!("{}: {e}", input.name)))?;
