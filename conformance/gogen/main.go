@@ -10,6 +10,7 @@
 //	gogen quantities [--out FILE]
 //	gogen crdchecks [--out DIR]
 //	gogen yamlcorpus [--out FILE]
+//	gogen celeval [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -49,6 +50,10 @@ const usage = `usage:
       write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
       for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
       module directory)
+  gogen celeval [--out FILE]
+      write the corpus of CEL evaluation: expressions, their parsed trees and what cel-go
+      answers in the Kubernetes 1.37 base environment, with the actual cost
+      (default ../../cel/tests/data/cel_eval.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -82,6 +87,8 @@ func main() {
 		os.Exit(runCRDChecks(os.Args[2:]))
 	case "yamlcorpus":
 		os.Exit(runYAMLCorpus(os.Args[2:]))
+	case "celeval":
+		os.Exit(runCELEval(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:
