@@ -2,11 +2,26 @@
 //! `x-kubernetes-validations` rules: cel-go v0.29.2's language, standard library and the
 //! extensions the server's environment turns on (strings v2, sets, lists v3, two-variable
 //! comprehensions, optional types). The Kubernetes libraries (quantity, IP, CIDR, URL, semver,
-//! format, regex, lists) and the schema's types live with the CRD code in `smd`, which
-//! registers them here as functions.
+//! format) and the schema's types live with the CRD code in `smd`, which registers them here as
+//! functions ([`library::Functions::add`]) and presents objects as [`value::HostMap`]s.
 //!
 //! | module | what |
 //! |---|---|
 //! | [`ast`] | the parsed expression: cel-go's node kinds, ids and source offsets |
+//! | [`value`] | values: shared aggregates, host lists and maps, library (opaque) types, equality and ordering |
+//! | [`time`] | durations and timestamps: parsing, formatting, civil fields |
+//! | [`eval`] | the interpreter: activation, errors as values, comprehensions, actual cost and its limit |
+//! | [`library`] | the function registry and dynamic dispatch; the standard library and extensions |
+//! | [`error`] | evaluation errors with cel-go's texts |
 
 pub mod ast;
+pub mod error;
+pub mod eval;
+pub mod library;
+pub mod time;
+pub mod value;
+
+pub use error::Error;
+pub use eval::{Activation, Outcome, evaluate};
+pub use library::Functions;
+pub use value::Value;
