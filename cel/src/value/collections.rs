@@ -16,6 +16,13 @@ pub trait HostList: fmt::Debug + Send + Sync {
     }
     /// The element at `index` (< `len()`).
     fn get(&self, index: usize) -> Option<Value>;
+    /// Equality with another list where the host's differs from CEL's element by element
+    /// (Kubernetes' `x-kubernetes-list-type: set` and `map` lists ignore order); `None`: CEL's.
+    fn equals(&self, _other: &List) -> Option<bool> {
+        None
+    }
+    /// The host value as `any`, for a host to recognise its own lists.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// A map-like host value: an object (declared properties behave as a message's fields: an
