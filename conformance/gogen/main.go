@@ -10,6 +10,7 @@
 //	gogen quantities [--out FILE]
 //	gogen crdchecks [--out DIR]
 //	gogen yamlcorpus [--out FILE]
+//	gogen celparse [--out DIR]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -49,6 +50,10 @@ const usage = `usage:
       write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
       for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
       module directory)
+  gogen celparse [--out DIR]
+      write the corpus of cel-go's parser as a Kubernetes 1.37 API server configures it:
+      expressions with their tree (ids and offsets) or error text (DIR/cel_parse.json)
+      (default ../../cel/tests/data, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -82,6 +87,8 @@ func main() {
 		os.Exit(runCRDChecks(os.Args[2:]))
 	case "yamlcorpus":
 		os.Exit(runYAMLCorpus(os.Args[2:]))
+	case "celparse":
+		os.Exit(runCELParse(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:
