@@ -8,5 +8,11 @@
 //! | module | what |
 //! |---|---|
 //! | [`ast`] | the parsed expression: cel-go's node kinds, ids and source offsets |
+//! | [`parse`](mod@parse) | text to [`ast::Parsed`] as cel-go's parser makes it, or cel-go's errors |
+//! | [`debug`] | a tree printed as cel-go's `debug.ToDebugString` prints it |
 
 pub mod ast;
+pub mod debug;
+pub mod parse;
+
+pub use parse::parse;
