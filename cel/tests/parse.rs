@@ -17,7 +17,13 @@ const CORPUS: &str = include_str!("data/cel_parse.json");
 
 /// Agreement reached on the whole error text and on its first line, per group (refused
 /// cases only).
-const ERROR_FLOORS: &[(&str, usize, usize)] = &[];
+const ERROR_FLOORS: &[(&str, usize, usize)] = &[
+    ("hand", 242, 264),
+    ("celgo", 42, 51),
+    ("random", 468, 660),
+    ("mutated", 1017, 1597),
+    ("built", 64, 68),
+];
 
 fn fnv(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -82,8 +88,19 @@ fn macros_are_the_environments() {
     assert_eq!(got, want);
 }
 
+/// The corpus holds expressions nested up to cel-go's limits; an unoptimised build's frames
+/// need more than a test thread's default stack for them (`limits.rs` checks the stack).
 #[test]
 fn parses_as_cel_go() {
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(compare_with_corpus)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn compare_with_corpus() {
     let corpus: Value = serde_json::from_str(CORPUS).expect("corpus");
     let mut failures = Vec::new();
     let mut report = Vec::new();
