@@ -13,15 +13,20 @@
 //! | [`eval`] | the interpreter: activation, errors as values, comprehensions, actual cost and its limit |
 //! | [`library`] | the function registry and dynamic dispatch; the standard library and extensions |
 //! | [`error`] | evaluation errors with cel-go's texts |
+//! | [`parse`](mod@parse) | text to [`ast::Parsed`] as cel-go's parser makes it, or cel-go's errors |
+//! | [`debug`] | a tree printed as cel-go's `debug.ToDebugString` prints it |
 
 pub mod ast;
+pub mod debug;
 pub mod error;
 pub mod eval;
 pub mod library;
+pub mod parse;
 pub mod time;
 pub mod value;
 
 pub use error::Error;
 pub use eval::{Activation, Outcome, evaluate};
 pub use library::Functions;
+pub use parse::parse;
 pub use value::Value;

@@ -11,6 +11,7 @@
 //	gogen crdchecks [--out DIR]
 //	gogen yamlcorpus [--out FILE]
 //	gogen celeval [--out FILE]
+//	gogen celparse [--out DIR]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -54,6 +55,10 @@ const usage = `usage:
       write the corpus of CEL evaluation: expressions, their parsed trees and what cel-go
       answers in the Kubernetes 1.37 base environment, with the actual cost
       (default ../../cel/tests/data/cel_eval.json, relative to the gogen module directory)
+  gogen celparse [--out DIR]
+      write the corpus of cel-go's parser as a Kubernetes 1.37 API server configures it:
+      expressions with their tree (ids and offsets) or error text (DIR/cel_parse.json)
+      (default ../../cel/tests/data, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -89,6 +94,8 @@ func main() {
 		os.Exit(runYAMLCorpus(os.Args[2:]))
 	case "celeval":
 		os.Exit(runCELEval(os.Args[2:]))
+	case "celparse":
+		os.Exit(runCELParse(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

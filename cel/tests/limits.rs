@@ -1,0 +1,81 @@
+//! cel-go's limits hold without exhausting the stack: expressions nested at, just past and far
+//! past the recursion limit of 250 parse (or fail with cel-go's error) on a thread whose stack
+//! is small, 1 MiB in a release build and 2.5 MiB in an unoptimised one (whose frames are
+//! several times larger). The corpus test checks the error texts; this checks the stack.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+const STACK: usize = if cfg!(debug_assertions) {
+    5 << 19
+} else {
+    1 << 20
+};
+
+fn nested(open: &str, inner: &str, close: &str, times: usize) -> String {
+    format!("{}{inner}{}", open.repeat(times), close.repeat(times))
+}
+
+fn parse_on_small_stack(text: String) -> Result<(), String> {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || match smd_cel::parse(&text) {
+            Ok(parsed) => {
+                let _ = smd_cel::debug::to_adorned_string(&parsed);
+                Ok(())
+            }
+            Err(e) => Err(e.to_string()),
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn nesting_at_and_past_the_limit() {
+    let shapes = [
+        ("(", "1", ")"),
+        ("[", "1", "]"),
+        ("{1: ", "1", "}"),
+        ("f(", "1", ")"),
+        ("a.all(x, ", "1", ")"),
+        ("a.optMap(x, ", "1", ")"),
+        ("a.b(", "1", ")"),
+        ("a[", "1", "]"),
+        ("x ? 1 : ", "1", ""),
+        ("1 + 2 * (", "1", ")"),
+        ("A{f: ", "1", "}"),
+        ("[?", "1", "]"),
+    ];
+    for (open, inner, close) in shapes {
+        for times in [249, 250, 251, 5000] {
+            let result = parse_on_small_stack(nested(open, inner, close, times));
+            if let Err(e) = result {
+                assert!(
+                    e == "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"
+                        || e == "ERROR: <input>:-1:0: max recursion depth exceeded",
+                    "{open}×{times}: {e}"
+                );
+            }
+        }
+    }
+    for (inner, close) in [
+        ("a", ".b"),
+        ("a", "[0]"),
+        ("a", ".f()"),
+        ("1", " + 1"),
+        ("a", ".?b"),
+    ] {
+        assert!(parse_on_small_stack(nested("", inner, close, 250)).is_ok());
+        assert_eq!(
+            parse_on_small_stack(nested("", inner, close, 251)),
+            Err("ERROR: <input>:-1:0: max recursion depth exceeded".to_string())
+        );
+        assert!(parse_on_small_stack(nested("", inner, close, 50_000)).is_err());
+    }
+    for prefix in ["!", "-", "!-"] {
+        assert!(
+            parse_on_small_stack(format!("{}a", prefix.repeat(30_000))).is_ok() || prefix == "!-"
+        );
+    }
+    assert!(parse_on_small_stack(format!("a{}", " && b".repeat(19_000))).is_ok());
+}
