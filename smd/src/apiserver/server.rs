@@ -1418,25 +1418,30 @@ fn validate(
             &call.resource.plural,
             &call.resource.version,
         );
-        let errors = validation::validate_custom_resource(
+        let checked = validation::validate_custom_resource(
             call.resource.namespaced,
             object,
             old,
             schema.as_deref(),
             &call.target.subresource,
         );
-        if !errors.is_empty() {
-            return Err(status::invalid(
+        // The rules' ratcheted errors are warnings recorded while validating: they go out
+        // with the answer, a refusal too.
+        if !checked.errors.is_empty() {
+            let mut refusal = status::invalid(
                 &call.resource.group,
                 &call.resource.kind,
                 nested_str(object, &["metadata", "name"]),
-                causes_of(&errors),
-            ));
+                causes_of(&checked.errors),
+            );
+            refusal.warnings.splice(0..0, checked.warnings);
+            return Err(refusal);
         }
-        return Ok(match call.target.subresource.as_str() {
-            "status" => Vec::new(),
-            _ => validation::custom_resource_warnings(object, old),
-        });
+        let mut warnings = checked.warnings;
+        if call.target.subresource != "status" {
+            warnings.extend(validation::custom_resource_warnings(object, old));
+        }
+        return Ok(warnings);
     }
     // Go validates the internal object: a kind served at several versions is validated at its
     // storage version, whichever version the request wrote.

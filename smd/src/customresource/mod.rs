@@ -17,17 +17,19 @@
 //! | `defaulting.rs` | structural defaulting |
 //! | `objectmeta.rs` | the metadata of embedded resources coerced through `ObjectMeta` |
 //! | `validation/` | [`Validation`]: the values the schema allows, the scale paths, duplicates |
+//! | `rules/` | the `x-kubernetes-validations` rules (CEL) |
 
 use smd_fieldpath::Value;
 
 mod defaulting;
 mod objectmeta;
 mod pruning;
+mod rules;
 mod structural;
 pub mod validation;
 
 pub use structural::Structural;
-pub use validation::Validation;
+pub use validation::{Checked, Validation};
 
 /// Why a body cannot be decoded: the coercer's error, in the server's words (what follows
 /// `<Kind> in version "<v>" cannot be handled as a <Kind>: `).

@@ -32,6 +32,7 @@ pub use field::{BadValue, ErrorType, FieldError, FieldPath, aggregate, json};
 pub use warnings::custom_resource_warnings;
 
 use smd_fieldpath::Value;
+use crate::customresource::Checked;
 
 /// A request's object: which kind (group and kind), its scope, and the subresource the
 /// request writes (`""` or `status`; a scale update validates the parent as the main
@@ -120,7 +121,7 @@ pub fn validate_custom_resource(
     old: Option<&Value>,
     schema: Option<&crate::customresource::Validation>,
     subresource: &str,
-) -> Vec<FieldError> {
+) -> Checked {
     let path = FieldPath::new("metadata");
     // The strategy's metadata errors pass through `FilterCoveredHandwrittenErrors`, whose
     // `ErrorList.Filter` keeps each text once; the generic checks' errors are kept as they
@@ -133,26 +134,43 @@ pub fn validate_custom_resource(
                 names::name_is_dns_subdomain,
                 &path,
             ));
-            if let Some(schema) = schema {
-                errs.extend(schema.validate_create(object));
+            let mut checked = match schema {
+                Some(schema) => {
+                    errs.extend(schema.validate_create(object));
+                    schema.with_rules(errs, object, None)
+                }
+                None => Checked {
+                    errors: errs,
+                    warnings: Vec::new(),
+                },
+            };
+            if checked.errors.is_empty() {
+                checked.errors = meta::validate_object_meta_accessor(object, namespaced);
             }
-            if errs.is_empty() {
-                meta::validate_object_meta_accessor(object, namespaced)
-            } else {
-                errs
-            }
+            checked
         }
         Some(old) => {
             let mut errs = meta::validate_common_fields(object, old);
-            errs.extend(distinct(meta::apimachinery_object_meta_update(
-                object, old, &path,
-            )));
-            match (schema, subresource) {
-                (Some(s), "status") => errs.extend(s.validate_status_update(object, old)),
-                (Some(s), _) => errs.extend(s.validate_update(object, old)),
-                (None, _) => {}
+            let mut strategy = distinct(meta::apimachinery_object_meta_update(object, old, &path));
+            let checked = match (schema, subresource) {
+                (Some(s), "status") => {
+                    strategy.extend(s.validate_status_update(object, old));
+                    s.with_rules(strategy, object, Some(old))
+                }
+                (Some(s), _) => {
+                    strategy.extend(s.validate_update(object, old));
+                    s.with_rules(strategy, object, Some(old))
+                }
+                (None, _) => Checked {
+                    errors: strategy,
+                    warnings: Vec::new(),
+                },
+            };
+            errs.extend(checked.errors);
+            Checked {
+                errors: errs,
+                warnings: checked.warnings,
             }
-            errs
         }
     }
 }

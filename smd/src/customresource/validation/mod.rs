@@ -3,8 +3,8 @@
 //! formats, `enum`, bounds, lengths, `pattern`, `required`, compositions), ratcheted on
 //! updates as a 1.37 server ratchets them (an error in a part the update left unchanged is
 //! dropped); the scale subresource's replica counts and selector; embedded resources checked as
-//! resources; and the uniqueness of set items and map-list keys. Not here:
-//! `x-kubernetes-validations` (CEL rules).
+//! resources; and the uniqueness of set items and map-list keys; then, where none of those
+//! blocks them, the `x-kubernetes-validations` rules ([`rules`](super::rules)).
 //!
 //! | module | what |
 //! |---|---|
@@ -19,20 +19,23 @@
 //! | `scale.rs` | the scale subresource's paths |
 
 mod embedded;
-mod equal;
+pub(crate) mod equal;
 mod failure;
 pub(crate) mod formats;
 mod lists;
 pub(crate) mod pattern;
 mod scale;
-mod schema;
+pub(crate) mod schema;
 mod walk;
+
+pub(crate) use equal::Correlation;
+pub(crate) use schema::Node;
 
 use smd_fieldpath::Value;
 
-use crate::validation::{FieldError, FieldPath};
+use super::rules::Rules;
+use crate::validation::{BadValue, ErrorType, FieldError, FieldPath};
 use scale::Scale;
-use schema::Node;
 
 /// One served version's validation: its schema, the status subresource's part of it, and
 /// the scale subresource's paths.
@@ -41,6 +44,16 @@ pub struct Validation {
     schema: Option<Node>,
     status: Option<Node>,
     scale: Option<Scale>,
+    rules: Option<Rules>,
+}
+
+/// A validation's refusals, and the warnings of the rules' errors that ratcheting forgave.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// The field errors.
+    pub errors: Vec<FieldError>,
+    /// The warnings, in the server's words (`spec.x: Invalid value: ...`).
+    pub warnings: Vec<String>,
 }
 
 impl Validation {
@@ -58,6 +71,7 @@ impl Validation {
         };
         let raw = get(served, &["schema", "openAPIV3Schema"]).filter(|s| s.as_map().is_some());
         let schema = raw.map(Node::read);
+        let rules = raw.and_then(Rules::read);
         let subresources = get(served, &["subresources"]);
         let status = subresources
             .and_then(|s| get(s, &["status"]))
@@ -76,6 +90,7 @@ impl Validation {
             schema,
             status,
             scale,
+            rules,
         }
     }
 
@@ -122,6 +137,50 @@ impl Validation {
             errs.extend(fresh);
         }
         errs
+    }
+
+    /// `errors` (the strategy's so far: metadata, then the checks above), then the rules'
+    /// errors and warnings, unless one of `errors` is of a kind that stops them
+    /// (`hasBlockingErr`: the rules would read a value of the wrong shape).
+    pub fn with_rules(
+        &self,
+        mut errors: Vec<FieldError>,
+        object: &Value,
+        old: Option<&Value>,
+    ) -> Checked {
+        let Some(rules) = &self.rules else {
+            return Checked {
+                errors,
+                warnings: Vec::new(),
+            };
+        };
+        let blocking = errors.iter().any(|e| {
+            matches!(
+                e.kind,
+                ErrorType::NotSupported
+                    | ErrorType::Required
+                    | ErrorType::TooLong
+                    | ErrorType::TooMany
+                    | ErrorType::TypeInvalid
+            )
+        });
+        if blocking {
+            errors.push(FieldError::invalid(
+                &FieldPath::new("<nil>"),
+                BadValue::null(),
+                "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+            ));
+            return Checked {
+                errors,
+                warnings: Vec::new(),
+            };
+        }
+        let verdict = rules.check(self.schema.as_ref(), object, old);
+        errors.extend(verdict.errors);
+        Checked {
+            errors,
+            warnings: verdict.warnings,
+        }
     }
 
     fn against_schema(&self, object: &Value, old: Option<&Value>) -> Vec<FieldError> {

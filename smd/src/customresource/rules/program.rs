@@ -1,0 +1,111 @@
+//! One `x-kubernetes-validations` entry as the validator holds it: the rule and its message
+//! expression parsed, its `fieldPath` in normal form, whether it reads `oldSelf` (a
+//! transition rule).
+
+use smd_cel::ast::{Expr, ExprKind, Parsed};
+use smd_fieldpath::{Map, Value};
+
+use super::field_path;
+use super::schema::RuleNode;
+
+/// A rule of a schema node.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    /// `rule`, as written.
+    pub(crate) source: String,
+    /// `message`, trimmed (empty: none).
+    pub(crate) message: String,
+    /// `messageExpression`, as written, and parsed.
+    pub(crate) message_expression: Option<(String, Result<Parsed, String>)>,
+    /// `reason` (empty: `FieldValueInvalid`).
+    pub(crate) reason: String,
+    /// `fieldPath` in normal form, where it names a field of the node.
+    pub(crate) field_path: Option<String>,
+    /// `optionalOldSelf`.
+    pub(crate) optional_old_self: bool,
+    /// The parsed rule, or why it does not parse.
+    pub(crate) program: Result<Parsed, String>,
+    /// Whether the rule reads `oldSelf`.
+    pub(crate) uses_old_self: bool,
+}
+
+impl Rule {
+    /// The rules of the schema node `m`, whose tree is `node`.
+    pub(crate) fn read_all(m: &Map, node: &RuleNode) -> Vec<Rule> {
+        let Some(list) = m.get("x-kubernetes-validations").and_then(Value::as_list) else {
+            return Vec::new();
+        };
+        list.iter()
+            .filter_map(Value::as_map)
+            .map(|r| Rule::read(r, node))
+            .collect()
+    }
+
+    fn read(r: &Map, node: &RuleNode) -> Rule {
+        let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
+        let source = text("rule").to_owned();
+        let program = smd_cel::parse(&source).map_err(|e| e.to_string());
+        let uses_old_self = program
+            .as_ref()
+            .is_ok_and(|p| mentions(&p.expr, "oldSelf"));
+        let message_expression = Some(text("messageExpression"))
+            .filter(|m| !m.is_empty())
+            .map(|m| (m.to_owned(), smd_cel::parse(m).map_err(|e| e.to_string())));
+        let field_path = Some(text("fieldPath"))
+            .filter(|p| !p.is_empty())
+            .and_then(|p| field_path::normalize(p, node).ok())
+            .filter(|p| !p.is_empty());
+        Rule {
+            source,
+            message: text("message").trim().to_owned(),
+            message_expression,
+            reason: text("reason").to_owned(),
+            field_path,
+            optional_old_self: r.get("optionalOldSelf") == Some(&Value::Bool(true)),
+            program,
+            uses_old_self,
+        }
+    }
+
+    /// How the rule is named in messages (`ruleErrorString`): its message, else its text.
+    pub(crate) fn named(&self) -> &str {
+        if self.message.is_empty() {
+            self.source.trim()
+        } else {
+            &self.message
+        }
+    }
+}
+
+/// Whether the expression names the variable `name` anywhere (the checker's reference map
+/// holds it). Iterative: an expression may be as deep as the parser allows.
+fn mentions(expr: &Expr, name: &str) -> bool {
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Ident(n) if n == name => return true,
+            ExprKind::Ident(_) | ExprKind::Literal(_) => {}
+            ExprKind::Select { operand, .. } => stack.push(operand),
+            ExprKind::Call { target, args, .. } => {
+                stack.extend(target.as_deref());
+                stack.extend(args);
+            }
+            ExprKind::List { elements, .. } => stack.extend(elements),
+            ExprKind::Map { entries } => {
+                for entry in entries {
+                    stack.push(&entry.key);
+                    stack.push(&entry.value);
+                }
+            }
+            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
+            ExprKind::Comprehension(c) => stack.extend([
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_condition,
+                &c.loop_step,
+                &c.result,
+            ]),
+        }
+    }
+    false
+}
