@@ -11,6 +11,7 @@
 //	gogen crdchecks [--out DIR]
 //	gogen yamlcorpus [--out FILE]
 //	gogen celeval [--out FILE]
+//	gogen celk8s [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -54,6 +55,10 @@ const usage = `usage:
       write the corpus of CEL evaluation: expressions, their parsed trees and what cel-go
       answers in the Kubernetes 1.37 base environment, with the actual cost
       (default ../../cel/tests/data/cel_eval.json, relative to the gogen module directory)
+  gogen celk8s [--out FILE]
+      write the corpus of the Kubernetes CEL libraries (quantity, IP, CIDR, URL, semver,
+      format): expressions, trees, cel-go's answers and costs at compatibility version 1.37
+      (default ../../smd/tests/data/cel_k8s.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -89,6 +94,8 @@ func main() {
 		os.Exit(runYAMLCorpus(os.Args[2:]))
 	case "celeval":
 		os.Exit(runCELEval(os.Args[2:]))
+	case "celk8s":
+		os.Exit(runCELK8s(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -23,6 +23,7 @@ use smd_fieldpath::Value;
 mod defaulting;
 mod objectmeta;
 mod pruning;
+pub mod rules;
 mod structural;
 pub mod validation;
 
