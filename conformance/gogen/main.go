@@ -12,6 +12,7 @@
 //	gogen yamlcorpus [--out FILE]
 //	gogen celeval [--out FILE]
 //	gogen celparse [--out DIR]
+//	gogen celk8s [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -59,6 +60,10 @@ const usage = `usage:
       write the corpus of cel-go's parser as a Kubernetes 1.37 API server configures it:
       expressions with their tree (ids and offsets) or error text (DIR/cel_parse.json)
       (default ../../cel/tests/data, relative to the gogen module directory)
+  gogen celk8s [--out FILE]
+      write the corpus of the Kubernetes CEL libraries (quantity, IP, CIDR, URL, semver,
+      format): expressions, trees, cel-go's answers and costs at compatibility version 1.37
+      (default ../../smd/tests/data/cel_k8s.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -96,6 +101,8 @@ func main() {
 		os.Exit(runCELEval(os.Args[2:]))
 	case "celparse":
 		os.Exit(runCELParse(os.Args[2:]))
+	case "celk8s":
+		os.Exit(runCELK8s(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

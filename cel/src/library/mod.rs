@@ -137,7 +137,12 @@ impl Functions {
         let Some(overloads) = self.by_name.get(name) else {
             return (None, Err(Error::new(format!("no such overload: {name}"))));
         };
-        match overloads.iter().find(|o| o.matches(args)) {
+        // An overload for the arguments' own types before one taking any value: a library
+        // type's `string(ip)` is its own, not the standard library's catch-all.
+        let typed = overloads
+            .iter()
+            .find(|o| o.params.iter().all(|p| *p != Param::Any) && o.matches(args));
+        match typed.or_else(|| overloads.iter().find(|o| o.matches(args))) {
             Some(o) => (Some(&o.id), (o.func)(args)),
             None => {
                 let types: Vec<String> = args

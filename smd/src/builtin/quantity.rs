@@ -42,11 +42,54 @@ struct Dec {
 
 /// The text `MarshalJSON` writes for the quantity `ParseQuantity(text)` reads.
 pub fn canonical(text: &str) -> Result<String, QuantityError> {
-    let (dec, format, cached) = parse(text)?;
-    if let Some(s) = cached {
+    let p = parse(text)?;
+    if let Some(s) = p.cached {
         return Ok(s.to_owned());
     }
-    Ok(write(dec, format))
+    Ok(write(p.dec, p.format))
+}
+
+/// How Go holds a parsed quantity, which its arithmetic and conversions read: an `int64Amount`
+/// (small values) or an `inf.Dec`. The value is `unscaled × 10^-scale` either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GoAmount {
+    /// `int64Amount{value, scale}`: the value is `value × 10^exponent`.
+    Int64 { value: i64, exponent: i32 },
+    /// `inf.Dec`: the unscaled magnitude's decimal digits (none for zero), then `zeros` more
+    /// zeros (Go rounds to nine decimals by scaling up, which smd keeps symbolic), and the scale.
+    Dec {
+        negative: bool,
+        digits: Vec<u8>,
+        zeros: u64,
+        scale: i32,
+    },
+}
+
+/// `ParseQuantity`'s result as Go holds it (see [`GoAmount`]).
+pub(crate) fn go_amount(text: &str) -> Result<GoAmount, QuantityError> {
+    let p = parse(text)?;
+    if p.int64 {
+        let mut value: i64 = 0;
+        for &d in &p.dec.digits {
+            value = value * 10 + i64::from(d);
+        }
+        if p.dec.negative {
+            value = -value;
+        }
+        return Ok(GoAmount::Int64 {
+            value,
+            exponent: p.dec.scale.wrapping_neg(),
+        });
+    }
+    Ok(GoAmount::Dec {
+        negative: p.dec.negative,
+        digits: p.dec.digits,
+        zeros: p.zeros,
+        scale: p
+            .dec
+            .scale
+            .wrapping_add(i32::try_from(p.zeros).unwrap_or(i32::MAX)),
+    })
 }
 
 /// Whether two quantity texts hold the same value (`Quantity.Cmp` is 0: `1Gi` and
@@ -130,7 +173,7 @@ fn scaled_value(text: &str, shift: i32) -> Option<i64> {
 
 /// A quantity's value in one form per value: sign, digits with no trailing zeros, scale.
 fn value_of(text: &str) -> Option<(bool, Vec<u8>, i32)> {
-    let (dec, _, _) = parse(text).ok()?;
+    let dec = parse(text).ok()?.dec;
     let mut digits = dec.digits;
     let mut scale = dec.scale;
     while digits.last() == Some(&0) {
@@ -276,7 +319,16 @@ fn go_parse_int(s: &str) -> Option<i64> {
     }
 }
 
-type Parsed<'a> = (Dec, Format, Option<&'a str>);
+struct Parsed<'a> {
+    dec: Dec,
+    format: Format,
+    /// The text Go keeps when it is already canonical.
+    cached: Option<&'a str>,
+    /// Go holds the value in an `int64Amount` (else an `inf.Dec`).
+    int64: bool,
+    /// For an `inf.Dec`: the zeros Go's rounding to nine decimals appends to the digits.
+    zeros: u64,
+}
 
 /// `ParseQuantity` (after `UnmarshalJSON`'s trimming): the value, its format, and the text
 /// Go keeps when it is already canonical.
@@ -285,7 +337,13 @@ fn parse(s: &str) -> Result<Parsed<'_>, QuantityError> {
         return Err(QuantityError::FormatWrong);
     }
     if s == "0" {
-        return Ok((Dec::zero(), Format::DecimalSI, Some(s)));
+        return Ok(Parsed {
+            dec: Dec::zero(),
+            format: Format::DecimalSI,
+            cached: Some(s),
+            int64: true,
+            zeros: 0,
+        });
     }
     let p = split(s)?;
     let (base, exponent, mut format) = interpret(p.suffix).ok_or(QuantityError::Suffix)?;
@@ -314,7 +372,13 @@ fn parse(s: &str) -> Result<Parsed<'_>, QuantityError> {
                 };
                 // Go's int64Amount scale is an exponent; a `Dec`'s is inf's (its negation).
                 let dec = Dec::from_i64(result, scale.wrapping_neg());
-                return Ok((dec, format, keep.then_some(s)));
+                return Ok(Parsed {
+                    dec,
+                    format,
+                    cached: keep.then_some(s),
+                    int64: true,
+                    zeros: 0,
+                });
             }
         }
     }
@@ -329,19 +393,29 @@ fn parse(s: &str) -> Result<Parsed<'_>, QuantityError> {
     }
     let negative = amount.negative && !amount.is_zero();
     amount.negative = false;
+    let mut zeros = 0;
     if !amount.is_zero() {
+        // Go rounds to exactly nine decimals: fewer are scaled up with zeros.
+        zeros = u64::try_from(9 - i64::from(amount.scale)).unwrap_or(0);
         amount.round_up_to_scale(9);
     }
     if format == Format::BinarySI {
         if amount.exceeds_i64_max() {
             amount = Dec::from_i64(i64::MAX, 0);
+            zeros = 0;
         }
         if !amount.is_zero() && amount.less_than_one() {
             format = Format::DecimalSI;
         }
     }
     amount.negative = negative;
-    Ok((amount, format, None))
+    Ok(Parsed {
+        dec: amount,
+        format,
+        cached: None,
+        int64: false,
+        zeros,
+    })
 }
 
 /// `CanonicalizeBytes` with its suffix.

@@ -31,8 +31,8 @@ mod warnings;
 pub use field::{BadValue, ErrorType, FieldError, FieldPath, aggregate, json};
 pub use warnings::custom_resource_warnings;
 
-use smd_fieldpath::Value;
 use crate::customresource::Checked;
+use smd_fieldpath::Value;
 
 /// A request's object: which kind (group and kind), its scope, and the subresource the
 /// request writes (`""` or `status`; a scale update validates the parent as the main

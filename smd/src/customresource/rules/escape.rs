@@ -7,8 +7,27 @@
 
 /// CEL's reserved words, which a property may be named but a rule cannot write bare.
 const RESERVED: [&str; 21] = [
-    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
-    "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
 ];
 
 fn reserved(word: &str) -> bool {

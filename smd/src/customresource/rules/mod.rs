@@ -14,9 +14,11 @@
 //! | `validator.rs` | the walk over an object, errors, ratcheting, cost budget |
 //! | `escape.rs` | property names as rules write them |
 //! | `field_path.rs` | a rule's `fieldPath` checked and normalised |
+//! | `library/` | the Kubernetes libraries: quantity, IP, CIDR, URL, semver, format |
 
 mod escape;
 mod field_path;
+mod library;
 mod program;
 mod schema;
 mod validator;
@@ -46,7 +48,12 @@ impl Rules {
 
     /// What the rules say of `object`, created, or replacing `old`; `schema` is the value
     /// validator's tree of the same schema (ratcheting compares through it).
-    pub(crate) fn check(&self, schema: Option<&Node>, object: &Value, old: Option<&Value>) -> Verdict {
+    pub(crate) fn check(
+        &self,
+        schema: Option<&Node>,
+        object: &Value,
+        old: Option<&Value>,
+    ) -> Verdict {
         validator::Run::object(functions(), &self.root, schema, object, old)
     }
 }
@@ -54,5 +61,5 @@ impl Rules {
 /// The functions of the server's CEL environment.
 fn functions() -> &'static Functions {
     static FUNCTIONS: OnceLock<Functions> = OnceLock::new();
-    FUNCTIONS.get_or_init(Functions::kubernetes)
+    FUNCTIONS.get_or_init(library::kubernetes_functions)
 }

@@ -45,9 +45,7 @@ impl Rule {
         let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
         let source = text("rule").to_owned();
         let program = smd_cel::parse(&source).map_err(|e| e.to_string());
-        let uses_old_self = program
-            .as_ref()
-            .is_ok_and(|p| mentions(&p.expr, "oldSelf"));
+        let uses_old_self = program.as_ref().is_ok_and(|p| mentions(&p.expr, "oldSelf"));
         let message_expression = Some(text("messageExpression"))
             .filter(|m| !m.is_empty())
             .map(|m| (m.to_owned(), smd_cel::parse(m).map_err(|e| e.to_string())));

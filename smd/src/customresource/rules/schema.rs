@@ -145,6 +145,11 @@ fn flag(m: &Map, key: &str) -> bool {
 fn strings(m: &Map, key: &str) -> Vec<String> {
     m.get(key)
         .and_then(Value::as_list)
-        .map(|l| l.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|l| {
+            l.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }

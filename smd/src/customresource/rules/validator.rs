@@ -113,7 +113,15 @@ impl<'a> Run<'a> {
             },
             _ => Ratchet::default(),
         };
-        run.node(root, schema, &FieldPath::default(), object, old, ratchet, true);
+        run.node(
+            root,
+            schema,
+            &FieldPath::default(),
+            object,
+            old,
+            ratchet,
+            true,
+        );
         run.out
     }
 
@@ -203,7 +211,9 @@ impl<'a> Run<'a> {
         let node_path = path;
         let path = &shown(path);
         if self.budget <= 0 {
-            self.out.errors.push(FieldError::invalid(path, type_name, OUT_OF_BUDGET));
+            self.out
+                .errors
+                .push(FieldError::invalid(path, type_name, OUT_OF_BUDGET));
             self.budget = -1;
             return;
         }
@@ -227,12 +237,19 @@ impl<'a> Run<'a> {
                 continue;
             }
             let outcome = if rule.optional_old_self {
-                smd_cel::evaluate(self.functions, &program.expr, &vars.optional(), Some(PER_CALL_LIMIT))
+                smd_cel::evaluate(
+                    self.functions,
+                    &program.expr,
+                    &vars.optional(),
+                    Some(PER_CALL_LIMIT),
+                )
             } else {
                 smd_cel::evaluate(self.functions, &program.expr, &vars, Some(PER_CALL_LIMIT))
             };
             if outcome.cost > self.budget as u64 {
-                self.out.errors.push(FieldError::invalid(path, type_name, OUT_OF_BUDGET));
+                self.out
+                    .errors
+                    .push(FieldError::invalid(path, type_name, OUT_OF_BUDGET));
                 self.budget = -1;
                 return;
             }

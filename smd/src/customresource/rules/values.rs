@@ -136,9 +136,17 @@ impl HostList for UnorderedList {
             Unordered::Set => {
                 let theirs: Vec<Cel> = other.iter().collect();
                 let same = |a: &Cel, b: &Cel| raw_key(a).is_some_and(|k| Some(k) == raw_key(b));
-                theirs.iter().chain(&self.elements).all(|e| raw_key(e).is_some())
-                    && theirs.iter().all(|t| self.elements.iter().any(|e| same(e, t)))
-                    && self.elements.iter().all(|e| theirs.iter().any(|t| same(e, t)))
+                theirs
+                    .iter()
+                    .chain(&self.elements)
+                    .all(|e| raw_key(e).is_some())
+                    && theirs
+                        .iter()
+                        .all(|t| self.elements.iter().any(|e| same(e, t)))
+                    && self
+                        .elements
+                        .iter()
+                        .all(|e| theirs.iter().any(|t| same(e, t)))
             }
             Unordered::MapList(keys) => {
                 let List::Host(h) = other else {
