@@ -341,11 +341,43 @@ impl Parser {
 
     #[inline(never)]
     fn no_viable(&mut self, from: Token, at: Token) -> Abort {
-        let message = format!(
-            "no viable alternative at input '{}'",
-            self.display_text(from.start, at.end)
-        );
+        let input = self.display_text(from.start, at.end);
+        // cel-go rewrites this message for a keyword literal after one character (`.true`).
+        let mut chars = input.chars();
+        let keyword = chars.next().map(|_| chars.as_str());
+        let message = match keyword {
+            Some(k @ ("true" | "false" | "null")) => {
+                format!("mismatched input '{k}' expecting IDENTIFIER")
+            }
+            _ => format!("no viable alternative at input '{input}'"),
+        };
         self.syntax_error(at, message)
+    }
+
+    /// The next token is not one of `set`, which ANTLR expected (a set of two or more, so it
+    /// never guesses a missing token).
+    #[inline(never)]
+    pub(super) fn not_one_of(&mut self, set: &[Tok]) -> Abort {
+        let here = self.tok(0);
+        let mut sorted = set.to_vec();
+        sorted.sort();
+        let list = sorted
+            .iter()
+            .map(|t| t.display())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let list = if sorted.len() == 1 {
+            list
+        } else {
+            format!("{{{list}}}")
+        };
+        let kind = if set.contains(&self.la(1)) {
+            "extraneous"
+        } else {
+            "mismatched"
+        };
+        let message = format!("{kind} input {} expecting {list}", self.token_display(here));
+        self.syntax_error(here, message)
     }
 
     // ---- rules ----

@@ -130,10 +130,7 @@ impl Parser {
             }
             self.depth.exit(Rule::ListInit);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBracket)?;
+        self.close(!elements.is_empty(), Tok::RBracket)?;
         Ok(node(
             expr(
                 id,
@@ -164,7 +161,12 @@ impl Parser {
                     self.advance();
                 }
                 if !starts_expr(self.la(0)) {
-                    return Err(self.no_expr(&[]));
+                    let extra: &[Tok] = if entries.is_empty() && !optional {
+                        &[Tok::RBrace, Tok::Comma, Tok::Question]
+                    } else {
+                        &[]
+                    };
+                    return Err(self.no_expr(extra));
                 }
                 let key = self.expr()?;
                 self.depth.exit(Rule::OptExpr);
@@ -188,10 +190,7 @@ impl Parser {
             }
             self.depth.exit(Rule::MapInitializerList);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBrace)?;
+        self.close(!entries.is_empty(), Tok::RBrace)?;
         Ok(node(expr(id, ExprKind::Map { entries }), h))
     }
 
@@ -208,12 +207,19 @@ impl Parser {
                     self.advance();
                 }
                 if !matches!(self.la(0), Tok::Ident | Tok::EscIdent) {
-                    let here = self.tok(0);
-                    let message = format!(
-                        "mismatched input {} expecting {{IDENTIFIER, ESC_IDENTIFIER}}",
-                        self.token_display(here)
-                    );
-                    return Err(self.syntax_error(here, message));
+                    let names = [Tok::Ident, Tok::EscIdent];
+                    let set: &[Tok] = if fields.is_empty() && !optional {
+                        &[
+                            Tok::RBrace,
+                            Tok::Comma,
+                            Tok::Question,
+                            Tok::Ident,
+                            Tok::EscIdent,
+                        ]
+                    } else {
+                        &names
+                    };
+                    return Err(self.not_one_of(set));
                 }
                 let name_tok = self.advance();
                 let name = self.escape_ident(name_tok);
@@ -237,10 +243,7 @@ impl Parser {
             }
             self.depth.exit(Rule::FieldInitializerList);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBrace)?;
+        self.close(!fields.is_empty(), Tok::RBrace)?;
         Ok((fields, h))
     }
 
@@ -310,5 +313,17 @@ impl Parser {
         };
         let id = self.ids.alloc(first.start);
         Ok(node(expr(id, ExprKind::Literal(value)), 0))
+    }
+
+    /// The end of a list, map or message literal: `,`? and the closing bracket.
+    fn close(&mut self, had_items: bool, closer: Tok) -> PResult<()> {
+        if had_items && !matches!(self.la(0), Tok::Comma) && self.la(0) != closer {
+            return Err(self.not_one_of(&[closer, Tok::Comma]));
+        }
+        if self.la(0) == Tok::Comma {
+            self.advance();
+        }
+        self.expect(closer)?;
+        Ok(())
     }
 }

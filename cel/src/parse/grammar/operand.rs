@@ -98,6 +98,11 @@ impl Parser {
         let name_at = if optional { 2 } else { 1 };
         let name_kind = self.la(name_at);
         if !matches!(name_kind, Tok::Ident | Tok::EscIdent) {
+            if optional {
+                // `.?` chose the optional select; only its name is missing.
+                self.pos += 2;
+                return Err(self.not_one_of(&[Tok::Ident, Tok::EscIdent]));
+            }
             let at = self.tok(name_at);
             return Err(self.no_viable(dot, at));
         }
