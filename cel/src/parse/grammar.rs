@@ -105,6 +105,9 @@ pub(crate) struct Parser {
     lex_errors: Vec<LexError>,
     line_offsets: Vec<usize>,
     depth: RuleDepth,
+    /// Per enclosing bracket or separator context, the tokens that can end an expression in
+    /// it (for ANTLR's guess of a missing closing token).
+    follow: Vec<&'static [Tok]>,
 }
 
 pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
@@ -130,6 +133,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
         lex_errors,
         line_offsets,
         depth: RuleDepth::default(),
+        follow: Vec::new(),
     };
     let result = p.start();
     let mut errors: Vec<ParseError> = p
@@ -139,7 +143,9 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
             location: p.location(e.start),
             message: format!(
                 "Syntax error: token recognition error at: '{}'",
-                p.display_text(e.start, e.end)
+                p.chars[e.start..e.end.min(p.chars.len())]
+                    .iter()
+                    .collect::<String>()
             ),
         })
         .collect();
@@ -299,9 +305,11 @@ impl Parser {
             );
             return Err(self.syntax_error(here, message));
         }
+        // ANTLR supposes the token missing when the one at hand could follow it.
+        let outer = self.follow.last().copied().unwrap_or(&[Tok::Eof]);
         let inserted = matches!(kind, Tok::Colon) && starts_expr(here.kind)
             || matches!(kind, Tok::RParen | Tok::RBracket | Tok::RBrace)
-                && follows_member(here.kind);
+                && (follows_operand(here.kind) || outer.contains(&here.kind));
         let message = if inserted {
             format!("missing {} at {}", kind.display(), self.token_display(here))
         } else {
@@ -354,6 +362,25 @@ impl Parser {
         self.syntax_error(at, message)
     }
 
+    /// ANTLR's check at a loop found the next token unwanted: `extraneous input`, whatever
+    /// follows it.
+    #[inline(never)]
+    pub(super) fn not_one_of_unwanted(&mut self, set: &[Tok]) -> Abort {
+        let here = self.tok(0);
+        let mut sorted = set.to_vec();
+        sorted.sort();
+        let list = sorted
+            .iter()
+            .map(|t| t.display())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = format!(
+            "extraneous input {} expecting {{{list}}}",
+            self.token_display(here)
+        );
+        self.syntax_error(here, message)
+    }
+
     /// The next token is not one of `set`, which ANTLR expected (a set of two or more, so it
     /// never guesses a missing token).
     #[inline(never)]
@@ -388,6 +415,14 @@ impl Parser {
             self.expect(Tok::Eof)?;
         }
         Ok(e)
+    }
+
+    /// An expression that `follow` can end (inside brackets or before a separator).
+    pub(super) fn expr_in(&mut self, follow: &'static [Tok]) -> PResult<Node> {
+        self.follow.push(follow);
+        let e = self.expr();
+        self.follow.pop();
+        e
     }
 
     pub(crate) fn expr(&mut self) -> PResult<Node> {
@@ -498,7 +533,7 @@ pub(super) fn error_expr(id: ExprId) -> Expr {
     expr(id, ExprKind::Literal(Literal::Null))
 }
 
-const EXPR_START: &[Tok] = &[
+pub(super) const EXPR_START: &[Tok] = &[
     Tok::LBracket,
     Tok::LBrace,
     Tok::LParen,
@@ -520,22 +555,26 @@ pub(super) fn starts_expr(t: Tok) -> bool {
     EXPR_START.contains(&t)
 }
 
-/// Tokens that can come after a closed bracket.
-fn follows_member(t: Tok) -> bool {
-    !matches!(
+/// Tokens that can come after a complete operand wherever it is: operators and suffixes.
+fn follows_operand(t: Tok) -> bool {
+    matches!(
         t,
-        Tok::Int
-            | Tok::Uint
-            | Tok::Float
-            | Tok::String
-            | Tok::Bytes
-            | Tok::Ident
-            | Tok::EscIdent
-            | Tok::True
-            | Tok::False
-            | Tok::Null
-            | Tok::LBrace
-            | Tok::LParen
-            | Tok::Bang
+        Tok::Eq
+            | Tok::Ne
+            | Tok::In
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::Gt
+            | Tok::And
+            | Tok::Or
+            | Tok::LBracket
+            | Tok::Dot
+            | Tok::Minus
+            | Tok::Question
+            | Tok::Plus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
     )
 }

@@ -116,14 +116,16 @@ impl Parser {
                     };
                     return Err(self.no_expr(extra));
                 }
-                let e = self.expr()?;
+                let e = self.expr_in(&[Tok::Comma, Tok::RBracket])?;
                 self.depth.exit(Rule::OptExpr);
                 h = h.max(e.h);
                 if optional {
                     optional_indices.push(elements.len());
                 }
                 elements.push(e.e);
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBracket {
+                // A comma not followed by an element ends the list (ANTLR's choice).
+                let more = starts_expr(self.la(1)) || self.la(1) == Tok::Question;
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
@@ -168,14 +170,14 @@ impl Parser {
                     };
                     return Err(self.no_expr(extra));
                 }
-                let key = self.expr()?;
+                let key = self.expr_in(&[Tok::Colon])?;
                 self.depth.exit(Rule::OptExpr);
                 let colon = self.expect(Tok::Colon)?;
                 self.ids.offsets.insert(entry_id, colon.start);
                 if !starts_expr(self.la(0)) {
                     return Err(self.no_expr(&[]));
                 }
-                let value = self.expr()?;
+                let value = self.expr_in(&[Tok::Comma, Tok::RBrace])?;
                 h = h.max(key.h).max(value.h);
                 entries.push(MapEntry {
                     id: entry_id,
@@ -183,7 +185,8 @@ impl Parser {
                     value: value.e,
                     optional,
                 });
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBrace {
+                let more = starts_expr(self.la(1)) || self.la(1) == Tok::Question;
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
@@ -228,7 +231,7 @@ impl Parser {
                 if !starts_expr(self.la(0)) {
                     return Err(self.no_expr(&[]));
                 }
-                let value = self.expr()?;
+                let value = self.expr_in(&[Tok::Comma, Tok::RBrace])?;
                 h = h.max(value.h);
                 fields.push(StructField {
                     id,
@@ -236,7 +239,8 @@ impl Parser {
                     value: value.e,
                     optional,
                 });
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBrace {
+                let more = matches!(self.la(1), Tok::Ident | Tok::EscIdent | Tok::Question);
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
