@@ -21,7 +21,7 @@ const ERROR_FLOORS: &[(&str, usize, usize)] = &[
     ("hand", 271, 296),
     ("celgo", 45, 57),
     ("random", 531, 774),
-    ("mutated", 1148, 1824),
+    ("mutated", 1153, 1824),
     ("built", 64, 68),
 ];
 

@@ -1,7 +1,7 @@
 //! The primaries that are not operands' prefixes or suffixes: names (identifiers, global
 //! calls, message literals), list and map literals, and constants.
 
-use super::{Abort, Node, PResult, Parser, RESERVED, expr, node, starts_expr};
+use super::{Node, PResult, Parser, RESERVED, expr, node, starts_expr};
 use crate::ast::{ExprKind, Literal, MapEntry, StructField};
 use crate::parse::depth::Rule;
 use crate::parse::lexer::Tok;
@@ -61,7 +61,7 @@ impl Parser {
         };
         if self.la(0) == Tok::LParen {
             if RESERVED.contains(&text.as_str()) {
-                return Err(self.skip_reserved_call(first.start, &text));
+                return self.reserved_call(first.start, &text);
             }
             let open = self.advance();
             let id = self.ids.alloc(open.start);
@@ -79,18 +79,14 @@ impl Parser {
     /// for their syntax only.
     #[cold]
     #[inline(never)]
-    fn skip_reserved_call(&mut self, offset: usize, text: &str) -> Abort {
+    fn reserved_call(&mut self, offset: usize, text: &str) -> PResult<Node> {
         let reported = self.errors.len();
-        let next = self.ids.next;
-        self.report(offset, format!("reserved identifier: {text}"));
+        let error = self.report(offset, format!("reserved identifier: {text}"));
         self.advance();
-        let result = self.call_args();
+        self.call_args()?;
+        // cel-go never visits the arguments, so their own errors are not reported.
         self.errors.truncate(reported + 1);
-        let _ = next;
-        match result {
-            Ok(_) => Abort::Syntax,
-            Err(a) => a,
-        }
+        Ok(error)
     }
 
     #[inline(never)]
