@@ -45,7 +45,15 @@ pub(super) const RESERVED: &[&str] = &[
 pub(crate) struct Ids {
     next: ExprId,
     offsets: HashMap<ExprId, usize>,
+    /// A macro's copy was cut short at [`MAX_NODES`].
+    pub(crate) overflowed: bool,
 }
+
+/// The most nodes a parse makes. cel-go has no such limit, but `optMap` and `optFlatMap` copy
+/// their target, so a chain of them doubles the tree at each link: cel-go would build 2^n
+/// nodes for n links (within its depth limit of 250) and never finish; this parser refuses
+/// the expression instead (the one place it refuses what cel-go, given time, would accept).
+pub(crate) const MAX_NODES: ExprId = 1 << 20;
 
 impl Ids {
     pub(crate) fn alloc(&mut self, offset: usize) -> ExprId {
@@ -75,6 +83,8 @@ pub(crate) enum Abort {
     Syntax,
     /// The parse listener's recursion limit.
     TooDeep,
+    /// More than [`MAX_NODES`] nodes.
+    TooLarge,
 }
 
 impl From<TooDeep> for Abort {
@@ -127,6 +137,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
         ids: Ids {
             next: 1,
             offsets: HashMap::new(),
+            overflowed: false,
         },
         errors: Vec::new(),
         syntax_errors: Vec::new(),
@@ -135,7 +146,10 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
         depth: RuleDepth::default(),
         follow: Vec::new(),
     };
-    let result = p.start();
+    let mut result = p.start();
+    if p.ids.overflowed {
+        result = Err(Abort::TooLarge);
+    }
     let mut errors: Vec<ParseError> = p
         .lex_errors
         .iter()
@@ -157,6 +171,12 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
                 message: format!("expression recursion limit exceeded: {MAX_DEPTH}"),
             });
         }
+        Err(Abort::TooLarge) => errors.push(ParseError {
+            location: Location::NONE,
+            message: format!(
+                "expression too large: more than {MAX_NODES} nodes after macro expansion"
+            ),
+        }),
         Err(Abort::Syntax) => {
             errors.append(&mut p.syntax_errors);
             errors.append(&mut p.errors);
@@ -468,6 +488,10 @@ impl Parser {
         target: Option<Expr>,
         args: Vec<Expr>,
     ) -> Node {
+        if self.ids.overflowed {
+            // The parse fails; build nothing more.
+            return node(error_expr(id), 0);
+        }
         let offset = self.ids.offset(id).unwrap_or(0);
         match macros::expand(&mut self.ids, offset, function, target, args) {
             Expansion::NotMacro(target, args) => node(call(id, target, function, args), 0),
