@@ -79,3 +79,16 @@ fn nesting_at_and_past_the_limit() {
     }
     assert!(parse_on_small_stack(format!("a{}", " && b".repeat(19_000))).is_ok());
 }
+
+/// `optMap` copies its target, so each link of a chain doubles the tree; cel-go has no bound
+/// on that, this parser stops at a million nodes rather than run out of memory.
+#[test]
+fn chained_opt_maps_are_bounded() {
+    let ten = format!("a{}", ".optMap(x, x)".repeat(10));
+    assert!(smd_cel::parse(&ten).is_ok());
+    let sixty = format!("a{}", ".optMap(x, x)".repeat(60));
+    let started = std::time::Instant::now();
+    let err = smd_cel::parse(&sixty).unwrap_err().to_string();
+    assert!(err.contains("expression too large"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}

@@ -45,7 +45,15 @@ pub(super) const RESERVED: &[&str] = &[
 pub(crate) struct Ids {
     next: ExprId,
     offsets: HashMap<ExprId, usize>,
+    /// A macro's copy was cut short at [`MAX_NODES`].
+    pub(crate) overflowed: bool,
 }
+
+/// The most nodes a parse makes. cel-go has no such limit, but `optMap` and `optFlatMap` copy
+/// their target, so a chain of them doubles the tree at each link: cel-go would build 2^n
+/// nodes for n links (within its depth limit of 250) and never finish; this parser refuses
+/// the expression instead (the one place it refuses what cel-go, given time, would accept).
+pub(crate) const MAX_NODES: ExprId = 1 << 20;
 
 impl Ids {
     pub(crate) fn alloc(&mut self, offset: usize) -> ExprId {
@@ -75,6 +83,8 @@ pub(crate) enum Abort {
     Syntax,
     /// The parse listener's recursion limit.
     TooDeep,
+    /// More than [`MAX_NODES`] nodes.
+    TooLarge,
 }
 
 impl From<TooDeep> for Abort {
@@ -105,6 +115,9 @@ pub(crate) struct Parser {
     lex_errors: Vec<LexError>,
     line_offsets: Vec<usize>,
     depth: RuleDepth,
+    /// Per enclosing bracket or separator context, the tokens that can end an expression in
+    /// it (for ANTLR's guess of a missing closing token).
+    follow: Vec<&'static [Tok]>,
 }
 
 pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
@@ -124,14 +137,19 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
         ids: Ids {
             next: 1,
             offsets: HashMap::new(),
+            overflowed: false,
         },
         errors: Vec::new(),
         syntax_errors: Vec::new(),
         lex_errors,
         line_offsets,
         depth: RuleDepth::default(),
+        follow: Vec::new(),
     };
-    let result = p.start();
+    let mut result = p.start();
+    if p.ids.overflowed {
+        result = Err(Abort::TooLarge);
+    }
     let mut errors: Vec<ParseError> = p
         .lex_errors
         .iter()
@@ -139,7 +157,9 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
             location: p.location(e.start),
             message: format!(
                 "Syntax error: token recognition error at: '{}'",
-                p.display_text(e.start, e.end)
+                p.chars[e.start..e.end.min(p.chars.len())]
+                    .iter()
+                    .collect::<String>()
             ),
         })
         .collect();
@@ -151,6 +171,12 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, ParseErrors> {
                 message: format!("expression recursion limit exceeded: {MAX_DEPTH}"),
             });
         }
+        Err(Abort::TooLarge) => errors.push(ParseError {
+            location: Location::NONE,
+            message: format!(
+                "expression too large: more than {MAX_NODES} nodes after macro expansion"
+            ),
+        }),
         Err(Abort::Syntax) => {
             errors.append(&mut p.syntax_errors);
             errors.append(&mut p.errors);
@@ -299,9 +325,11 @@ impl Parser {
             );
             return Err(self.syntax_error(here, message));
         }
+        // ANTLR supposes the token missing when the one at hand could follow it.
+        let outer = self.follow.last().copied().unwrap_or(&[Tok::Eof]);
         let inserted = matches!(kind, Tok::Colon) && starts_expr(here.kind)
             || matches!(kind, Tok::RParen | Tok::RBracket | Tok::RBrace)
-                && follows_member(here.kind);
+                && (follows_operand(here.kind) || outer.contains(&here.kind));
         let message = if inserted {
             format!("missing {} at {}", kind.display(), self.token_display(here))
         } else {
@@ -341,11 +369,62 @@ impl Parser {
 
     #[inline(never)]
     fn no_viable(&mut self, from: Token, at: Token) -> Abort {
-        let message = format!(
-            "no viable alternative at input '{}'",
-            self.display_text(from.start, at.end)
-        );
+        let input = self.display_text(from.start, at.end);
+        // cel-go rewrites this message for a keyword literal after one character (`.true`).
+        let mut chars = input.chars();
+        let keyword = chars.next().map(|_| chars.as_str());
+        let message = match keyword {
+            Some(k @ ("true" | "false" | "null")) => {
+                format!("mismatched input '{k}' expecting IDENTIFIER")
+            }
+            _ => format!("no viable alternative at input '{input}'"),
+        };
         self.syntax_error(at, message)
+    }
+
+    /// ANTLR's check at a loop found the next token unwanted: `extraneous input`, whatever
+    /// follows it.
+    #[inline(never)]
+    pub(super) fn not_one_of_unwanted(&mut self, set: &[Tok]) -> Abort {
+        let here = self.tok(0);
+        let mut sorted = set.to_vec();
+        sorted.sort();
+        let list = sorted
+            .iter()
+            .map(|t| t.display())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = format!(
+            "extraneous input {} expecting {{{list}}}",
+            self.token_display(here)
+        );
+        self.syntax_error(here, message)
+    }
+
+    /// The next token is not one of `set`, which ANTLR expected (a set of two or more, so it
+    /// never guesses a missing token).
+    #[inline(never)]
+    pub(super) fn not_one_of(&mut self, set: &[Tok]) -> Abort {
+        let here = self.tok(0);
+        let mut sorted = set.to_vec();
+        sorted.sort();
+        let list = sorted
+            .iter()
+            .map(|t| t.display())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let list = if sorted.len() == 1 {
+            list
+        } else {
+            format!("{{{list}}}")
+        };
+        let kind = if set.contains(&self.la(1)) {
+            "extraneous"
+        } else {
+            "mismatched"
+        };
+        let message = format!("{kind} input {} expecting {list}", self.token_display(here));
+        self.syntax_error(here, message)
     }
 
     // ---- rules ----
@@ -356,6 +435,14 @@ impl Parser {
             self.expect(Tok::Eof)?;
         }
         Ok(e)
+    }
+
+    /// An expression that `follow` can end (inside brackets or before a separator).
+    pub(super) fn expr_in(&mut self, follow: &'static [Tok]) -> PResult<Node> {
+        self.follow.push(follow);
+        let e = self.expr();
+        self.follow.pop();
+        e
     }
 
     pub(crate) fn expr(&mut self) -> PResult<Node> {
@@ -401,6 +488,10 @@ impl Parser {
         target: Option<Expr>,
         args: Vec<Expr>,
     ) -> Node {
+        if self.ids.overflowed {
+            // The parse fails; build nothing more.
+            return node(error_expr(id), 0);
+        }
         let offset = self.ids.offset(id).unwrap_or(0);
         match macros::expand(&mut self.ids, offset, function, target, args) {
             Expansion::NotMacro(target, args) => node(call(id, target, function, args), 0),
@@ -466,7 +557,7 @@ pub(super) fn error_expr(id: ExprId) -> Expr {
     expr(id, ExprKind::Literal(Literal::Null))
 }
 
-const EXPR_START: &[Tok] = &[
+pub(super) const EXPR_START: &[Tok] = &[
     Tok::LBracket,
     Tok::LBrace,
     Tok::LParen,
@@ -488,22 +579,26 @@ pub(super) fn starts_expr(t: Tok) -> bool {
     EXPR_START.contains(&t)
 }
 
-/// Tokens that can come after a closed bracket.
-fn follows_member(t: Tok) -> bool {
-    !matches!(
+/// Tokens that can come after a complete operand wherever it is: operators and suffixes.
+fn follows_operand(t: Tok) -> bool {
+    matches!(
         t,
-        Tok::Int
-            | Tok::Uint
-            | Tok::Float
-            | Tok::String
-            | Tok::Bytes
-            | Tok::Ident
-            | Tok::EscIdent
-            | Tok::True
-            | Tok::False
-            | Tok::Null
-            | Tok::LBrace
-            | Tok::LParen
-            | Tok::Bang
+        Tok::Eq
+            | Tok::Ne
+            | Tok::In
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::Gt
+            | Tok::And
+            | Tok::Or
+            | Tok::LBracket
+            | Tok::Dot
+            | Tok::Minus
+            | Tok::Question
+            | Tok::Plus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
     )
 }

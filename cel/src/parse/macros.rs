@@ -8,7 +8,7 @@
 //! call's arguments first), every new node is placed at the macro call's offset, and a copied
 //! node keeps its original's offset.
 
-use super::grammar::{Ids, call, expr};
+use super::grammar::{Ids, MAX_NODES, call, expr};
 use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal, MapEntry, StructField};
 
 /// The accumulator's name in the Kubernetes environment.
@@ -100,6 +100,10 @@ impl Helper<'_> {
     /// messages get the macro's offset.
     fn copy(&mut self, e: &Expr) -> Expr {
         let id = self.ids.alloc(self.ids.offset(e.id).unwrap_or(0));
+        if id > MAX_NODES {
+            self.ids.overflowed = true;
+            return expr(id, ExprKind::Literal(Literal::Null));
+        }
         let kind = match &e.kind {
             ExprKind::Literal(_) | ExprKind::Ident(_) => e.kind.clone(),
             ExprKind::Select {
@@ -381,10 +385,12 @@ fn opt_map(h: &mut Helper, kind: &str, target: Expr, args: Vec<Expr>) -> Result<
     let Some(body) = args.into_iter().nth(1) else {
         return Err((0, String::new()));
     };
-    let copy_source = target.clone();
-    let has_value = h.member_call("hasValue", target, Vec::new());
+    // The target is copied after `hasValue`'s id is taken and before the call is built, so
+    // that it need not be cloned.
+    let has_value_id = h.id();
     let range = h.list(Vec::new());
-    let copied = h.copy(&copy_source);
+    let copied = h.copy(&target);
+    let has_value = call(has_value_id, Some(target), "hasValue", Vec::new());
     let value = h.member_call("value", copied, Vec::new());
     let cond = h.lit(Literal::Bool(false));
     let step = h.ident(&var);

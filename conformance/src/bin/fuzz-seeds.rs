@@ -2,7 +2,8 @@
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
 //! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver from the
 //! real-server scenarios' request sequences, crd_values from the Go corpora of CRD formats and
-//! patterns, crd_validation from the scenarios' CRD schemas and bodies), one file per input,
+//! patterns, crd_validation from the scenarios' CRD schemas and bodies, cel_parse from the
+//! expressions of the Go corpus of CEL parsing), one file per input,
 //! named by a hash of its bytes so reruns are idempotent.
 
 use serde_json::Value as Json;
@@ -49,7 +50,8 @@ fn main() -> ExitCode {
         .into_iter()
         .chain(apiserver_seeds())
         .chain(crd_value_seeds())
-        .chain(crd_validation_seeds());
+        .chain(crd_validation_seeds())
+        .chain(cel_parse_seeds());
     for (target, bytes) in others {
         let dir = out.join(target);
         let mut hasher = DefaultHasher::new();
@@ -390,6 +392,25 @@ fn crd_value_seeds() -> Vec<(&'static str, Vec<u8>)> {
                 .filter_map(Json::as_str)
             {
                 out.push(("crd_values", format!("\u{1}{value}").into_bytes()));
+            }
+        }
+    }
+    out
+}
+
+/// The `cel_parse` target's input: each expression of `cel/tests/data/cel_parse.json` (the long
+/// built ones left out: libFuzzer's inputs are short).
+fn cel_parse_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cel/tests/data/cel_parse.json");
+    let corpus: Json = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Json::Null);
+    let mut out = Vec::new();
+    for group in ["hand", "celgo", "random", "mutated"] {
+        for case in corpus[group].as_array().into_iter().flatten() {
+            if let Some(expr) = case["expr"].as_str() {
+                out.push(("cel_parse", expr.as_bytes().to_vec()));
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The primaries that are not operands' prefixes or suffixes: names (identifiers, global
 //! calls, message literals), list and map literals, and constants.
 
-use super::{Abort, Node, PResult, Parser, RESERVED, expr, node, starts_expr};
+use super::{Node, PResult, Parser, RESERVED, expr, node, starts_expr};
 use crate::ast::{ExprKind, Literal, MapEntry, StructField};
 use crate::parse::depth::Rule;
 use crate::parse::lexer::Tok;
@@ -61,7 +61,7 @@ impl Parser {
         };
         if self.la(0) == Tok::LParen {
             if RESERVED.contains(&text.as_str()) {
-                return Err(self.skip_reserved_call(first.start, &text));
+                return self.reserved_call(first.start, &text);
             }
             let open = self.advance();
             let id = self.ids.alloc(open.start);
@@ -79,18 +79,14 @@ impl Parser {
     /// for their syntax only.
     #[cold]
     #[inline(never)]
-    fn skip_reserved_call(&mut self, offset: usize, text: &str) -> Abort {
+    fn reserved_call(&mut self, offset: usize, text: &str) -> PResult<Node> {
         let reported = self.errors.len();
-        let next = self.ids.next;
-        self.report(offset, format!("reserved identifier: {text}"));
+        let error = self.report(offset, format!("reserved identifier: {text}"));
         self.advance();
-        let result = self.call_args();
+        self.call_args()?;
+        // cel-go never visits the arguments, so their own errors are not reported.
         self.errors.truncate(reported + 1);
-        let _ = next;
-        match result {
-            Ok(_) => Abort::Syntax,
-            Err(a) => a,
-        }
+        Ok(error)
     }
 
     #[inline(never)]
@@ -116,24 +112,23 @@ impl Parser {
                     };
                     return Err(self.no_expr(extra));
                 }
-                let e = self.expr()?;
+                let e = self.expr_in(&[Tok::Comma, Tok::RBracket])?;
                 self.depth.exit(Rule::OptExpr);
                 h = h.max(e.h);
                 if optional {
                     optional_indices.push(elements.len());
                 }
                 elements.push(e.e);
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBracket {
+                // A comma not followed by an element ends the list (ANTLR's choice).
+                let more = starts_expr(self.la(1)) || self.la(1) == Tok::Question;
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
             }
             self.depth.exit(Rule::ListInit);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBracket)?;
+        self.close(!elements.is_empty(), Tok::RBracket)?;
         Ok(node(
             expr(
                 id,
@@ -164,16 +159,21 @@ impl Parser {
                     self.advance();
                 }
                 if !starts_expr(self.la(0)) {
-                    return Err(self.no_expr(&[]));
+                    let extra: &[Tok] = if entries.is_empty() && !optional {
+                        &[Tok::RBrace, Tok::Comma, Tok::Question]
+                    } else {
+                        &[]
+                    };
+                    return Err(self.no_expr(extra));
                 }
-                let key = self.expr()?;
+                let key = self.expr_in(&[Tok::Colon])?;
                 self.depth.exit(Rule::OptExpr);
                 let colon = self.expect(Tok::Colon)?;
                 self.ids.offsets.insert(entry_id, colon.start);
                 if !starts_expr(self.la(0)) {
                     return Err(self.no_expr(&[]));
                 }
-                let value = self.expr()?;
+                let value = self.expr_in(&[Tok::Comma, Tok::RBrace])?;
                 h = h.max(key.h).max(value.h);
                 entries.push(MapEntry {
                     id: entry_id,
@@ -181,17 +181,15 @@ impl Parser {
                     value: value.e,
                     optional,
                 });
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBrace {
+                let more = starts_expr(self.la(1)) || self.la(1) == Tok::Question;
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
             }
             self.depth.exit(Rule::MapInitializerList);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBrace)?;
+        self.close(!entries.is_empty(), Tok::RBrace)?;
         Ok(node(expr(id, ExprKind::Map { entries }), h))
     }
 
@@ -208,12 +206,19 @@ impl Parser {
                     self.advance();
                 }
                 if !matches!(self.la(0), Tok::Ident | Tok::EscIdent) {
-                    let here = self.tok(0);
-                    let message = format!(
-                        "mismatched input {} expecting {{IDENTIFIER, ESC_IDENTIFIER}}",
-                        self.token_display(here)
-                    );
-                    return Err(self.syntax_error(here, message));
+                    let names = [Tok::Ident, Tok::EscIdent];
+                    let set: &[Tok] = if fields.is_empty() && !optional {
+                        &[
+                            Tok::RBrace,
+                            Tok::Comma,
+                            Tok::Question,
+                            Tok::Ident,
+                            Tok::EscIdent,
+                        ]
+                    } else {
+                        &names
+                    };
+                    return Err(self.not_one_of(set));
                 }
                 let name_tok = self.advance();
                 let name = self.escape_ident(name_tok);
@@ -222,7 +227,7 @@ impl Parser {
                 if !starts_expr(self.la(0)) {
                     return Err(self.no_expr(&[]));
                 }
-                let value = self.expr()?;
+                let value = self.expr_in(&[Tok::Comma, Tok::RBrace])?;
                 h = h.max(value.h);
                 fields.push(StructField {
                     id,
@@ -230,17 +235,15 @@ impl Parser {
                     value: value.e,
                     optional,
                 });
-                if self.la(0) != Tok::Comma || self.la(1) == Tok::RBrace {
+                let more = matches!(self.la(1), Tok::Ident | Tok::EscIdent | Tok::Question);
+                if self.la(0) != Tok::Comma || !more {
                     break;
                 }
                 self.advance();
             }
             self.depth.exit(Rule::FieldInitializerList);
         }
-        if self.la(0) == Tok::Comma {
-            self.advance();
-        }
-        self.expect(Tok::RBrace)?;
+        self.close(!fields.is_empty(), Tok::RBrace)?;
         Ok((fields, h))
     }
 
@@ -310,5 +313,17 @@ impl Parser {
         };
         let id = self.ids.alloc(first.start);
         Ok(node(expr(id, ExprKind::Literal(value)), 0))
+    }
+
+    /// The end of a list, map or message literal: `,`? and the closing bracket.
+    fn close(&mut self, had_items: bool, closer: Tok) -> PResult<()> {
+        if had_items && !matches!(self.la(0), Tok::Comma) && self.la(0) != closer {
+            return Err(self.not_one_of(&[closer, Tok::Comma]));
+        }
+        if self.la(0) == Tok::Comma {
+            self.advance();
+        }
+        self.expect(closer)?;
+        Ok(())
     }
 }

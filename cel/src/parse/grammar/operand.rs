@@ -23,7 +23,7 @@ impl Parser {
                 count += 1;
             }
             if !starts_member(self.la(0)) {
-                return Err(self.no_member_after_prefix());
+                return Err(self.no_member_after_prefix(op));
             }
             if count % 2 == 1 {
                 negation = Some((
@@ -41,7 +41,7 @@ impl Parser {
                 if !starts_expr(self.la(0)) {
                     return Err(self.no_expr(&[]));
                 }
-                let inner = self.expr()?;
+                let inner = self.expr_in(&[Tok::RParen])?;
                 self.expect(Tok::RParen)?;
                 inner
             }
@@ -80,13 +80,15 @@ impl Parser {
 
     #[cold]
     #[inline(never)]
-    fn no_member_after_prefix(&mut self) -> super::Abort {
-        // `!-a`: the decision started at the `-` and failed after it; `-!a`: it failed at `!`.
-        let (from, at) = if self.la(0) == Tok::Minus {
-            (self.tok(0), self.tok(1))
-        } else {
-            (self.tokens[self.pos - 1], self.tok(0))
-        };
+    fn no_member_after_prefix(&mut self, op: Tok) -> super::Abort {
+        if op == Tok::Bang {
+            // Past the choice of the prefix rule, the `!` loop's check finds the token
+            // unwanted: `!]`.
+            return self.not_one_of_unwanted(super::EXPR_START);
+        }
+        // `-!a`, `--`: choosing between a signed literal and a negation failed after the
+        // last `-`.
+        let (from, at) = (self.tokens[self.pos - 1], self.tok(0));
         self.no_viable(from, at)
     }
 
@@ -98,6 +100,11 @@ impl Parser {
         let name_at = if optional { 2 } else { 1 };
         let name_kind = self.la(name_at);
         if !matches!(name_kind, Tok::Ident | Tok::EscIdent) {
+            if optional {
+                // `.?` chose the optional select; only its name is missing.
+                self.pos += 2;
+                return Err(self.not_one_of(&[Tok::Ident, Tok::EscIdent]));
+            }
             let at = self.tok(name_at);
             return Err(self.no_viable(dot, at));
         }
@@ -143,9 +150,10 @@ impl Parser {
         }
         let id = self.ids.alloc(open.start);
         if !starts_expr(self.la(0)) {
-            return Err(self.no_expr(&[]));
+            let extra: &[Tok] = if optional { &[] } else { &[Tok::Question] };
+            return Err(self.no_expr(extra));
         }
-        let index = self.expr()?;
+        let index = self.expr_in(&[Tok::RBracket])?;
         self.expect(Tok::RBracket)?;
         let function = if optional { "_[?_]" } else { "_[_]" };
         let h = 1 + left.h.max(index.h);
@@ -177,7 +185,7 @@ impl Parser {
                     let extra: &[Tok] = if args.is_empty() { &[Tok::RParen] } else { &[] };
                     return Err(self.no_expr(extra));
                 }
-                let arg = self.expr()?;
+                let arg = self.expr_in(&[Tok::Comma, Tok::RParen])?;
                 h = h.max(arg.h);
                 args.push(arg.e);
                 if self.la(0) != Tok::Comma {
