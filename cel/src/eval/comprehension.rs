@@ -1,7 +1,7 @@
 //! Comprehensions (the macros' loops), over lists (elements, or index and element) and maps
 //! (keys, or key and value, in the map's order).
 
-use super::Evaluator;
+use super::{Evaluator, Local};
 use crate::ast::Comprehension;
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -28,9 +28,9 @@ impl<'a> Evaluator<'a> {
     pub(super) fn comprehension(&mut self, c: &'a Comprehension) -> Result<Value> {
         let range = self.eval(&c.iter_range)?;
         let two = !c.iter_var2.is_empty();
-        let accu = self.eval(&c.accu_init);
         let base = self.locals.len();
-        self.locals.push((c.accu_var.as_str(), accu));
+        self.locals
+            .push((c.accu_var.as_str(), Local::Pending(&c.accu_init)));
         let out = match &range {
             Value::List(l) => {
                 let mut r = Ok(());
@@ -96,10 +96,11 @@ impl<'a> Evaluator<'a> {
         self.locals.truncate(base + 1);
         let [v1, v2] = vars;
         if let Some(v) = v1 {
-            self.locals.push((c.iter_var.as_str(), Ok(v)));
+            self.locals.push((c.iter_var.as_str(), Local::Value(Ok(v))));
         }
         if let Some(v) = v2 {
-            self.locals.push((c.iter_var2.as_str(), Ok(v)));
+            self.locals
+                .push((c.iter_var2.as_str(), Local::Value(Ok(v))));
         }
         match self.eval(&c.loop_condition) {
             Ok(Value::Bool(false)) => return Ok(false),
@@ -112,7 +113,7 @@ impl<'a> Evaluator<'a> {
         {
             return Err(e.clone());
         }
-        self.locals[base].1 = next;
+        self.locals[base].1 = Local::Value(next);
         Ok(true)
     }
 }
