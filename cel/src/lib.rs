@@ -22,6 +22,6 @@ pub mod time;
 pub mod value;
 
 pub use error::Error;
-pub use eval::{Activation, Outcome, evaluate};
+pub use eval::{Activation, Outcome, check, evaluate};
 pub use library::Functions;
 pub use value::Value;
