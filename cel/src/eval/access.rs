@@ -336,10 +336,30 @@ impl<'a> Evaluator<'a> {
             self.charge(cost)?;
             return Err(e);
         }
+        self.refuse_over_limit(function, &values)?;
         let (id, result) = self.functions.call(function, &values);
         let cost = self.call_cost(function, id, &values, &result, false);
         self.charge(cost)?;
         result
+    }
+
+    /// Cancels a call, before doing its work, whose cost (known from its arguments alone)
+    /// would take the evaluation over the limit: cel-go would do the work (a regex of a
+    /// megabyte, a quadratic sort) and then cancel, with the same outcome.
+    fn refuse_over_limit(&mut self, function: &str, args: &[Value]) -> Result<()> {
+        let Some(limit) = self.limit else {
+            return Ok(());
+        };
+        if matches!(function, "join" | "slice" | "lists.range" | "reverse")
+            || self.functions.has_cost(function)
+        {
+            return Ok(());
+        }
+        let cost = self.call_cost(function, None, args, &Ok(Value::Null), false);
+        if self.cost.saturating_add(cost) > limit {
+            self.charge(cost)?;
+        }
+        Ok(())
     }
 
     fn logic(&mut self, l: &'a Expr, r: &'a Expr, or: bool) -> Result<Value> {

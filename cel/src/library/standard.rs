@@ -290,7 +290,13 @@ fn to_uint(v: &Value) -> Result<Value> {
 
 /// Go's `strconv.ParseFloat(s, 64)` for the texts CEL's `double()` reads.
 pub(crate) fn parse_go_float(s: &str) -> Option<f64> {
-    let lower = s.to_ascii_lowercase();
+    // Only the special values need folding case; a long text is a number or nothing (and is
+    // not copied: a conversion costs 1 however long its text).
+    let lower = if s.len() <= 9 {
+        s.to_ascii_lowercase()
+    } else {
+        String::new()
+    };
     let t = lower.strip_prefix(['+', '-']).unwrap_or(&lower);
     if matches!(t, "inf" | "infinity" | "nan") {
         let neg = lower.starts_with('-');
