@@ -10,6 +10,11 @@ pub enum Error {
     /// The evaluation went over its cost limit; nothing absorbs this one.
     #[error("operation cancelled: actual cost limit exceeded")]
     CostLimitExceeded,
+    /// The program cannot be built: cel-go's planner folds a constant conversion that fails
+    /// (`int("1.5")`) or compiles a constant regex that does not compile, refusing the program
+    /// before any evaluation.
+    #[error("{0}")]
+    Program(String),
     /// The expression nests deeper than the interpreter evaluates.
     #[error("max recursion depth exceeded")]
     TooDeep,

@@ -26,7 +26,7 @@ pub mod time;
 pub mod value;
 
 pub use error::Error;
-pub use eval::{Activation, Outcome, evaluate};
+pub use eval::{Activation, Outcome, check, evaluate};
 pub use library::Functions;
 pub use parse::parse;
 pub use value::Value;

@@ -74,32 +74,168 @@ fn optional_index(container: &Value, index: &Value) -> Result<Option<Value>> {
     }
 }
 
+/// Whether a call is one cel-go plans as an attribute (a qualification or a conditional).
+pub(super) fn is_attribute_call(function: &str, args: &[Expr]) -> bool {
+    matches!(
+        (function, args.len()),
+        ("_[_]" | "_[?_]" | "_?._", 2) | ("_?_:_", 3)
+    )
+}
+
 impl<'a> Evaluator<'a> {
-    pub(super) fn select(
-        &mut self,
-        operand: &'a Expr,
-        field: &'a str,
-        test_only: bool,
-    ) -> Result<Value> {
-        let base = self.eval(operand)?;
-        if test_only {
-            return Ok(Value::Bool(match &base {
-                Value::Map(m) => m.get(&Value::from(field)).is_some(),
-                _ => false,
-            }));
+    /// Whether cel-go plans the node as an attribute: a variable, a selection or index on
+    /// anything, a presence test, a conditional. Constants (type names included) are not.
+    fn is_attribute(&self, e: &Expr) -> bool {
+        if self.plan.constant(e).is_some() {
+            return false;
         }
+        match &e.kind {
+            ExprKind::Ident(_) | ExprKind::Select { .. } => true,
+            ExprKind::Call {
+                target: None,
+                function,
+                args,
+            } => is_attribute_call(function, args),
+            _ => false,
+        }
+    }
+
+    /// An attribute where cel-go executes it: its resolution, then the observation of the
+    /// attribute, which costs 1 except for a conditional's and a presence test's.
+    pub(super) fn attribute(&mut self, e: &'a Expr) -> Result<Value> {
+        let v = self.resolve(e);
+        if let Err(err) = &v
+            && !err.absorbable()
+        {
+            return v;
+        }
+        let free = matches!(
+            &e.kind,
+            ExprKind::Select {
+                test_only: true,
+                ..
+            }
+        ) || matches!(&e.kind, ExprKind::Call { function, .. } if function == "_?_:_");
+        if !free {
+            self.charge(1)?;
+        }
+        v
+    }
+
+    /// A qualification's operand: an attribute is resolved (extended by the qualifier, its
+    /// own observation never happens); anything else is executed (a relative attribute).
+    fn operand(&mut self, e: &'a Expr) -> Result<Value> {
+        if self.is_attribute(e) {
+            self.resolve(e)
+        } else {
+            self.eval(e)
+        }
+    }
+
+    /// Resolves an attribute without observing it: only its qualifiers are costed, 1 each
+    /// when applied (and, under an optional qualification, only when present).
+    fn resolve(&mut self, e: &'a Expr) -> Result<Value> {
+        if self.depth >= super::MAX_DEPTH {
+            return Err(Error::TooDeep);
+        }
+        self.depth += 1;
+        let out = self.resolve_kind(e);
+        self.depth -= 1;
+        out
+    }
+
+    fn resolve_kind(&mut self, e: &'a Expr) -> Result<Value> {
+        match &e.kind {
+            ExprKind::Ident(name) => self.ident(name),
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: true,
+            } => {
+                let base = self.operand(operand)?;
+                let present = match &base {
+                    Value::Map(m) => m.get(&Value::from(field.as_str())).is_some(),
+                    Value::Optional(_) => return Ok(Value::Bool(false)),
+                    _ => false,
+                };
+                self.charge(1)?;
+                Ok(Value::Bool(present))
+            }
+            ExprKind::Select { operand, field, .. } => {
+                let base = self.operand(operand)?;
+                self.qualify(base, Qualifier::Field(field), false)
+            }
+            ExprKind::Call { function, args, .. } => match (function.as_str(), args.as_slice()) {
+                ("_?_:_", [c, t, f]) => match self.eval(c)? {
+                    Value::Bool(true) => self.operand(t),
+                    Value::Bool(false) => self.operand(f),
+                    _ => Err(Error::no_such_overload()),
+                },
+                ("_[_]", [c, i]) => {
+                    let base = self.operand(c)?;
+                    self.qualify(base, Qualifier::Index(i), false)
+                }
+                ("_[?_]", [c, i]) => {
+                    let base = self.operand(c)?;
+                    self.qualify(base, Qualifier::Index(i), true)
+                }
+                ("_?._", [c, f]) => {
+                    let ExprKind::Literal(crate::ast::Literal::String(field)) = &f.kind else {
+                        return Err(Error::no_such_overload());
+                    };
+                    let base = self.operand(c)?;
+                    self.qualify(base, Qualifier::Field(field), true)
+                }
+                _ => self.eval(e),
+            },
+            _ => self.eval(e),
+        }
+    }
+
+    /// Applies one qualifier to a resolved value as cel-go's `applyQualifiers` does: an
+    /// absent optional stops the chain uncosted; an optional value or an optional qualifier
+    /// makes the rest a presence-guarded qualification.
+    fn qualify(&mut self, base: Value, q: Qualifier<'a>, optional: bool) -> Result<Value> {
+        let (obj, optional) = match base {
+            Value::Optional(None) => return Ok(Value::Optional(None)),
+            Value::Optional(Some(v)) => (v.as_ref().clone(), true),
+            v => (v, optional),
+        };
+        let key = match q {
+            Qualifier::Field(f) => Ok(Value::from(f)),
+            Qualifier::Index(i) => self.operand(i),
+        };
+        let key = match key {
+            Err(e) if !e.absorbable() => return Err(e),
+            Err(e) => {
+                if !optional {
+                    self.charge(1)?;
+                }
+                return Err(e);
+            }
+            Ok(k) => k,
+        };
+        if optional {
+            let found = optional_index(&obj, &key)?;
+            if found.is_some() {
+                self.charge(1)?;
+            }
+            return Ok(Value::optional(found));
+        }
+        let out = match q {
+            Qualifier::Field(_) => match &obj {
+                Value::Map(m) => m.get(&key).ok_or_else(|| no_such_key(&key)),
+                _ => Err(no_such_key(&key)),
+            },
+            Qualifier::Index(_) => index_value(&obj, &key),
+        };
         self.charge(1)?;
-        let key = Value::from(field);
-        match &base {
-            Value::Map(m) => m.get(&key).ok_or_else(|| no_such_key(&key)),
-            Value::Optional(None) => Ok(Value::Optional(None)),
-            Value::Optional(Some(inner)) => Ok(Value::optional(optional_index(inner, &key)?)),
-            _ => Err(no_such_key(&key)),
-        }
+        out
     }
 
     pub(super) fn call(
         &mut self,
+        e: &'a Expr,
         target: Option<&'a Expr>,
         function: &'a str,
         args: &'a [Expr],
@@ -107,44 +243,19 @@ impl<'a> Evaluator<'a> {
         match (function, target, args) {
             ("_&&_", None, [l, r]) => return self.logic(l, r, false),
             ("_||_", None, [l, r]) => return self.logic(l, r, true),
-            ("_?_:_", None, [c, t, f]) => {
-                return match self.eval(c)? {
-                    Value::Bool(true) => self.eval(t),
-                    Value::Bool(false) => self.eval(f),
-                    _ => Err(Error::no_such_overload()),
-                };
-            }
             ("@not_strictly_false", None, [a]) => {
-                return match self.eval(a) {
-                    Ok(Value::Bool(b)) => Ok(Value::Bool(b)),
-                    Err(e) if !e.absorbable() => Err(e),
-                    _ => Ok(Value::Bool(true)),
+                let v = match self.eval(a) {
+                    Ok(Value::Bool(b)) => Value::Bool(b),
+                    Err(e) if !e.absorbable() => return Err(e),
+                    _ => Value::Bool(true),
                 };
-            }
-            // cel-go's planner folds `x in []` to false without evaluating `x`.
-            ("@in", None, [_, empty]) if is_empty_list(empty) => return Ok(Value::Bool(false)),
-            ("_[_]", None, [c, i]) => {
-                let (c, i) = (self.eval(c), self.eval(i));
-                let (c, i) = (c?, i?);
                 self.charge(1)?;
-                return index_value(&c, &i);
+                return Ok(v);
             }
-            ("_[?_]", None, [c, i]) => {
-                let (c, i) = (self.eval(c), self.eval(i));
-                let (c, i) = (c?, i?);
-                self.charge(1)?;
-                return Ok(Value::optional(optional_index(&c, &i)?));
-            }
-            ("_?._", None, [c, f]) => {
-                let ExprKind::Literal(crate::ast::Literal::String(field)) = &f.kind else {
-                    return Err(Error::no_such_overload());
-                };
-                let c = self.eval(c)?;
-                self.charge(1)?;
-                return Ok(Value::optional(optional_index(
-                    &c,
-                    &Value::from(field.as_str()),
-                )?));
+            ("@in", None, [x, list]) if self.plan.is_set_lookup(e) => {
+                let x = self.eval(x)?;
+                let list = self.eval(list)?;
+                return self.functions.call("@in", &[x, list]).1;
             }
             ("or" | "orValue", Some(t), [alt]) if self.functions.has("optional.of") => {
                 let base = self.eval(t)?;
@@ -160,9 +271,9 @@ impl<'a> Evaluator<'a> {
         if let Some(t) = target
             && let Some(name) = self.qualified(t, function)
         {
-            return self.call_function(name.as_str(), None, args);
+            return self.call_function(e, name.as_str(), None, args);
         }
-        self.call_function(function, target, args)
+        self.call_function(e, function, target, args)
     }
 
     /// `ns.fn(args)` as a call of the global `ns.fn` when `ns` is no variable.
@@ -194,18 +305,26 @@ impl<'a> Evaluator<'a> {
         self.functions.has(&name).then_some(name)
     }
 
+    /// A call of a library function. cel-go evaluates the arguments of a unary or binary
+    /// call all before giving the first error, and costs the call even then; a call of three
+    /// or more arguments (or one whose constant regex the planner compiled) stops at the first
+    /// error, and the call then goes uncosted unless that error was the last argument's (the
+    /// tracker costs a call whose arguments it has all seen).
     fn call_function(
         &mut self,
+        e: &'a Expr,
         function: &str,
         target: Option<&'a Expr>,
         args: &'a [Expr],
     ) -> Result<Value> {
-        let mut values = Vec::with_capacity(args.len() + 1);
+        let count = args.len() + usize::from(target.is_some());
+        let variadic = count > 2 || self.plan.is_variadic(e);
+        let mut values = Vec::with_capacity(count);
         let mut first_err: Option<Error> = None;
-        for e in target.into_iter().chain(args) {
-            match self.eval(e) {
+        for (i, a) in target.into_iter().chain(args).enumerate() {
+            match self.eval(a) {
                 Ok(v) => values.push(v),
-                Err(e) if !e.absorbable() => return Err(e),
+                Err(e) if !e.absorbable() || (variadic && i + 1 < count) => return Err(e),
                 Err(e) => {
                     first_err = first_err.or(Some(e));
                     values.push(Value::Null);
@@ -213,13 +332,34 @@ impl<'a> Evaluator<'a> {
             }
         }
         if let Some(e) = first_err {
-            self.charge(1)?;
+            let cost = self.call_cost(function, None, &values, &Err(e.clone()), true);
+            self.charge(cost)?;
             return Err(e);
         }
+        self.refuse_over_limit(function, &values)?;
         let (id, result) = self.functions.call(function, &values);
-        let cost = self.call_cost(function, id, &values, &result);
+        let cost = self.call_cost(function, id, &values, &result, false);
         self.charge(cost)?;
         result
+    }
+
+    /// Cancels a call, before doing its work, whose cost (known from its arguments alone)
+    /// would take the evaluation over the limit: cel-go would do the work (a regex of a
+    /// megabyte, a quadratic sort) and then cancel, with the same outcome.
+    fn refuse_over_limit(&mut self, function: &str, args: &[Value]) -> Result<()> {
+        let Some(limit) = self.limit else {
+            return Ok(());
+        };
+        if matches!(function, "join" | "slice" | "lists.range" | "reverse")
+            || self.functions.has_cost(function)
+        {
+            return Ok(());
+        }
+        let cost = self.call_cost(function, None, args, &Ok(Value::Null), false);
+        if self.cost.saturating_add(cost) > limit {
+            self.charge(cost)?;
+        }
+        Ok(())
     }
 
     fn logic(&mut self, l: &'a Expr, r: &'a Expr, or: bool) -> Result<Value> {
@@ -240,6 +380,9 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-fn is_empty_list(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::List { elements, .. } if elements.is_empty())
+/// What a qualification applies: a field name, or an index expression.
+#[derive(Clone, Copy)]
+enum Qualifier<'a> {
+    Field(&'a str),
+    Index(&'a Expr),
 }

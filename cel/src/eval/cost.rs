@@ -23,6 +23,19 @@ fn traversal(v: &Value) -> u64 {
     }
 }
 
+/// The lists extension's worst-case O(n²) comparison cost of sorting or deduplicating a list.
+fn self_compare(list: Option<&Value>) -> u64 {
+    let Some(Value::List(l)) = list else {
+        return 11;
+    };
+    let n = l.len() as u64;
+    let factor = match l.get(0) {
+        Some(Value::String(_) | Value::Bytes(_)) => 2.1,
+        _ => 2.0,
+    };
+    11u64.saturating_add((n.saturating_mul(n) as f64 * factor) as u64)
+}
+
 /// How cel-go's tracker costs a call it has no estimate for, by function and argument types.
 pub trait CallCost {
     /// The call's cost.
@@ -36,12 +49,16 @@ pub trait CallCost {
 }
 
 impl Evaluator<'_> {
+    /// The cost of a call. With `failed`, the `null`s in `args` stand for arguments that
+    /// were errors: cel-go chooses the formula by the overload the checker resolved, from
+    /// static types, so such an argument counts as the text a text formula wants (size 1).
     pub(super) fn call_cost(
         &self,
         function: &str,
         id: Option<&str>,
         args: &[Value],
         result: &Result<Value>,
+        failed: bool,
     ) -> u64 {
         if let Some(id) = id
             && let Some(f) = self.functions.cost_of(id)
@@ -49,12 +66,36 @@ impl Evaluator<'_> {
             return f(args, result);
         }
         let size = |i: usize| args.get(i).map_or(1, Value::cost_size);
-        let is_text = |i: usize| matches!(args.get(i), Some(Value::String(_) | Value::Bytes(_)));
+        let is_text = |i: usize| match args.get(i) {
+            Some(Value::String(_) | Value::Bytes(_)) => true,
+            Some(Value::Null) => failed,
+            _ => false,
+        };
         match function {
-            "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes"
-                if matches!(args.first(), Some(Value::List(_))) =>
-            {
-                traversal(&args[0])
+            "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
+                args.first().map_or(0, traversal)
+            }
+            // The lists extension's trackers: a call and a list allocation, plus the output
+            // or (sorting, distinct) the square of the input.
+            "slice" | "lists.range" | "reverse" if !is_text(0) => {
+                11 + result.as_ref().map_or(1, Value::cost_size)
+            }
+            "flatten" => {
+                let depth = match args.get(1) {
+                    Some(Value::Int(d)) if *d >= 0 => *d as f64,
+                    Some(Value::Int(_)) => 1.0,
+                    _ => 1.0,
+                };
+                11u64.saturating_add((size(0) as f64 * depth) as u64)
+            }
+            "distinct" | "sort" => self_compare(args.first()),
+            "@sortByAssociatedKeys" => self_compare(args.get(1)),
+            // The sets extension's: a call plus the product of the sizes (twice for equivalent).
+            "sets.contains" | "sets.intersects" => {
+                1u64.saturating_add(size(0).saturating_mul(size(1)))
+            }
+            "sets.equivalent" => {
+                1u64.saturating_add(size(0).saturating_mul(size(1)).saturating_mul(2))
             }
             "lowerAscii" | "upperAscii" | "substring" | "trim" => tenth(size(0)),
             "replace" | "split" => tenth(2 * size(0)),

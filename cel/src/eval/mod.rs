@@ -6,6 +6,7 @@
 mod access;
 mod comprehension;
 mod cost;
+mod plan;
 
 use crate::ast::{Expr, ExprKind, Literal};
 use crate::error::{Error, Result};
@@ -47,16 +48,27 @@ pub struct Outcome {
 }
 
 /// Evaluates `expr` with `vars`, stopping with [`Error::CostLimitExceeded`] once the actual cost
-/// goes over `cost_limit`.
+/// goes over `cost_limit`. An expression cel-go refuses to build a program for (see [`check`])
+/// answers its [`Error::Program`] at no cost.
 pub fn evaluate(
     functions: &Functions,
     expr: &Expr,
     vars: &dyn Activation,
     cost_limit: Option<u64>,
 ) -> Outcome {
+    let plan = match plan::plan(functions, expr, &|name| vars.resolve(name).is_some()) {
+        Ok(plan) => plan,
+        Err(e) => {
+            return Outcome {
+                value: Err(e),
+                cost: 0,
+            };
+        }
+    };
     let mut ev = Evaluator {
         functions,
         vars,
+        plan,
         locals: Vec::new(),
         cost: 0,
         limit: cost_limit,
@@ -69,11 +81,20 @@ pub fn evaluate(
     }
 }
 
+/// What cel-go's `env.Program` refuses before any evaluation: a type conversion of a constant
+/// that fails (`int("1.5")`, `uint(-1)`), a constant regex that does not compile. Kubernetes
+/// builds a rule's program when the CRD is written, so such a rule is refused there.
+/// `is_variable` tells the declared variables (`self`, `oldSelf`) from type names.
+pub fn check(functions: &Functions, expr: &Expr, is_variable: &dyn Fn(&str) -> bool) -> Result<()> {
+    plan::plan(functions, expr, is_variable).map(|_| ())
+}
+
 pub(crate) struct Evaluator<'a> {
     functions: &'a Functions,
     vars: &'a dyn Activation,
+    plan: plan::Plan,
     /// Comprehension variables, innermost last; an accumulator may hold an error.
-    locals: Vec<(&'a str, Result<Value>)>,
+    locals: Vec<(&'a str, Local<'a>)>,
     cost: u64,
     limit: Option<u64>,
     depth: usize,
@@ -88,6 +109,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Evaluates a node where cel-go executes (and observes) it.
     pub(crate) fn eval(&mut self, expr: &'a Expr) -> Result<Value> {
         if self.depth >= MAX_DEPTH {
             return Err(Error::TooDeep);
@@ -99,82 +121,85 @@ impl<'a> Evaluator<'a> {
     }
 
     fn eval_kind(&mut self, expr: &'a Expr) -> Result<Value> {
+        if let Some(v) = self.plan.constant(expr) {
+            return Ok(v.clone());
+        }
         match &expr.kind {
             ExprKind::Literal(l) => Ok(literal(l)),
-            ExprKind::Ident(name) => {
-                self.charge(1)?;
-                self.ident(name)
-            }
-            ExprKind::Select {
-                operand,
-                field,
-                test_only,
-            } => self.select(operand, field, *test_only),
+            ExprKind::Ident(_) | ExprKind::Select { .. } => self.attribute(expr),
             ExprKind::Call {
                 target,
                 function,
                 args,
-            } => self.call(target.as_deref(), function, args),
+            } => {
+                if target.is_none() && access::is_attribute_call(function, args) {
+                    return self.attribute(expr);
+                }
+                self.call(expr, target.as_deref(), function, args)
+            }
             ExprKind::List {
                 elements,
                 optional_indices,
             } => {
                 let mut out = Vec::with_capacity(elements.len());
-                let mut first_err = None;
                 for (i, e) in elements.iter().enumerate() {
-                    match self.eval(e) {
-                        Ok(v) if optional_indices.contains(&i) => match v {
+                    let v = match self.eval(e) {
+                        Ok(v) => v,
+                        Err(e) if !e.absorbable() => return Err(e),
+                        Err(e) => {
+                            self.charge(10)?;
+                            return Err(e);
+                        }
+                    };
+                    if optional_indices.contains(&i) {
+                        match v {
                             Value::Optional(Some(v)) => out.push(v.as_ref().clone()),
                             Value::Optional(None) => {}
-                            _ => first_err = first_err.or(Some(Error::no_such_overload())),
-                        },
-                        Ok(v) => out.push(v),
-                        Err(e) if !e.absorbable() => return Err(e),
-                        Err(e) => first_err = first_err.or(Some(e)),
+                            _ => {
+                                self.charge(10)?;
+                                return Err(Error::no_such_overload());
+                            }
+                        }
+                    } else {
+                        out.push(v);
                     }
                 }
-                if !is_constant(expr) {
-                    self.charge(10)?;
-                }
-                match first_err {
-                    Some(e) => Err(e),
-                    None => Ok(Value::list(out)),
-                }
+                self.charge(10)?;
+                Ok(Value::list(out))
             }
             ExprKind::Map { entries } => {
                 let mut out = Vec::with_capacity(entries.len());
-                let mut first_err = None;
+                let mut failed = None;
                 for entry in entries {
-                    let k = self.eval(&entry.key);
-                    let v = self.eval(&entry.value);
-                    match (k, v) {
-                        (Err(e), _) | (_, Err(e)) if !e.absorbable() => return Err(e),
-                        (Err(e), _) | (_, Err(e)) => first_err = first_err.or(Some(e)),
-                        (Ok(k), Ok(v)) => {
-                            if entry.optional {
-                                match v {
-                                    Value::Optional(Some(v)) => out.push((k, v.as_ref().clone())),
-                                    Value::Optional(None) => {}
-                                    _ => first_err = first_err.or(Some(Error::no_such_overload())),
-                                }
-                            } else {
-                                out.push((k, v));
-                            }
+                    let kv = self
+                        .eval(&entry.key)
+                        .and_then(|k| self.eval(&entry.value).map(|v| (k, v)));
+                    match kv {
+                        Err(e) if !e.absorbable() => return Err(e),
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
                         }
+                        Ok((k, v)) if entry.optional => match v {
+                            Value::Optional(Some(v)) => out.push((k, v.as_ref().clone())),
+                            Value::Optional(None) => {}
+                            _ => {
+                                failed = Some(Error::no_such_overload());
+                                break;
+                            }
+                        },
+                        Ok((k, v)) => out.push((k, v)),
                     }
                 }
-                if !is_constant(expr) {
-                    self.charge(30)?;
-                }
-                if let Some(e) = first_err {
+                self.charge(30)?;
+                if let Some(e) = failed {
                     return Err(e);
                 }
                 for (k, _) in &out {
                     if !matches!(
                         k,
                         Value::String(_) | Value::Int(_) | Value::Uint(_) | Value::Bool(_)
-                    ) && !is_constant(expr)
-                    {
+                    ) {
                         return Err(Error::new(format!(
                             "unsupported key type: {}",
                             k.type_of().name()
@@ -191,8 +216,11 @@ impl<'a> Evaluator<'a> {
     }
 
     fn ident(&mut self, name: &str) -> Result<Value> {
-        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
-            return v.clone();
+        if let Some(at) = self.locals.iter().rposition(|(n, _)| *n == name) {
+            return match &self.locals[at].1 {
+                Local::Value(v) => v.clone(),
+                Local::Pending(init) => self.initialize(at, init),
+            };
         }
         if let Some(v) = self.vars.resolve(name) {
             return Ok(v);
@@ -203,9 +231,28 @@ impl<'a> Evaluator<'a> {
         Err(Error::new(format!("no such attribute(s): {name}")))
     }
 
+    /// Evaluates an accumulator's initial value where cel-go does, at its first read, in the
+    /// scope around the comprehension.
+    fn initialize(&mut self, at: usize, init: &'a Expr) -> Result<Value> {
+        let inner = self.locals.split_off(at);
+        let v = self.eval(init);
+        self.locals.extend(inner);
+        if let Some(slot) = self.locals.get_mut(at) {
+            slot.1 = Local::Value(v.clone());
+        }
+        v
+    }
+
     fn is_bound(&self, name: &str) -> bool {
         self.locals.iter().any(|(n, _)| *n == name) || self.vars.resolve(name).is_some()
     }
+}
+
+/// A comprehension variable's value; an accumulator's initial value is evaluated only when
+/// first read, as cel-go's folder does (a loop that never reads it never pays for it).
+enum Local<'a> {
+    Value(Result<Value>),
+    Pending(&'a Expr),
 }
 
 fn literal(l: &Literal) -> Value {
@@ -217,21 +264,5 @@ fn literal(l: &Literal) -> Value {
         Literal::Double(d) => Value::Double(*d),
         Literal::String(s) => Value::string(s.as_str()),
         Literal::Bytes(b) => Value::Bytes(b.as_slice().into()),
-    }
-}
-
-/// Whether cel-go's planner folds the aggregate literal into a constant (all its parts are
-/// constants): building it then costs nothing.
-fn is_constant(expr: &Expr) -> bool {
-    match &expr.kind {
-        ExprKind::Literal(_) => true,
-        ExprKind::List {
-            elements,
-            optional_indices,
-        } => optional_indices.is_empty() && elements.iter().all(is_constant),
-        ExprKind::Map { entries } => entries
-            .iter()
-            .all(|e| !e.optional && is_constant(&e.key) && is_constant(&e.value)),
-        _ => false,
     }
 }

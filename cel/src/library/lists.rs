@@ -56,6 +56,9 @@ fn sort_by_keys(list: &List, keys: &List) -> Result<Value> {
     ))
 }
 
+/// The lists extension's default bound on `lists.range(n)` (`ListsMaxRangeSize`).
+const MAX_RANGE: i64 = 1_000_000;
+
 pub(super) fn register(f: &mut Functions) {
     f.add(
         "slice",
@@ -122,6 +125,11 @@ pub(super) fn register(f: &mut Functions) {
             if n < 0 {
                 return Err(Error::new(format!(
                     "lists.range: size must be non-negative, got {n}"
+                )));
+            }
+            if n > MAX_RANGE {
+                return Err(Error::new(format!(
+                    "lists.range: size {n} exceeds maximum allowed ({MAX_RANGE})"
                 )));
             }
             Ok(Value::list((0..n).map(Value::Int).collect()))

@@ -160,6 +160,13 @@ impl Functions {
         }
     }
 
+    /// Whether some overload of `name` has a registered cost (which may depend on the result).
+    pub fn has_cost(&self, name: &str) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|os| os.iter().any(|o| self.costs.contains_key(&o.id)))
+    }
+
     /// The registered cost of an overload's call, if any.
     pub fn cost_of(&self, overload_id: &str) -> Option<&CostFn> {
         self.costs.get(overload_id)

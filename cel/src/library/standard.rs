@@ -96,7 +96,7 @@ pub(super) fn register(f: &mut Functions) {
     unary(f, "bytes", "bytes", |v| match v {
         Value::Bytes(_) => Ok(v.clone()),
         Value::String(s) => Ok(Value::Bytes(Arc::from(s.as_bytes()))),
-        _ => Err(conversion(v, "bytes")),
+        _ => Err(no_overload("bytes", v)),
     });
     unary(f, "bool", "bool", |v| match v {
         Value::Bool(_) => Ok(v.clone()),
@@ -105,7 +105,7 @@ pub(super) fn register(f: &mut Functions) {
             "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(Value::Bool(false)),
             _ => Err(conversion(v, "bool")),
         },
-        _ => Err(conversion(v, "bool")),
+        _ => Err(no_overload("bool", v)),
     });
     unary(f, "dyn", "to_dyn", |v| Ok(v.clone()));
     unary(f, "type", "type", |v| Ok(Value::Type(v.type_of())));
@@ -115,6 +115,15 @@ pub(super) fn register(f: &mut Functions) {
 /// refusing the pattern.
 pub(crate) fn compile_regex(pattern: &str) -> Result<regex::Regex> {
     regex::Regex::new(pattern).map_err(|e| Error::new(format!("error parsing regexp: {e}")))
+}
+
+/// A conversion of a type it has no overload for: cel-go's dispatcher finds none (the
+/// conversion functions' own `type conversion error` is for a value they fail to read).
+fn no_overload(function: &str, v: &Value) -> Error {
+    Error::new(format!(
+        "no such overload: {function}({})",
+        v.type_of().name()
+    ))
 }
 
 fn conversion(v: &Value, to: &str) -> Error {
@@ -260,7 +269,7 @@ fn to_int(v: &Value) -> Result<Value> {
         Value::String(s) => s.parse::<i64>().map_err(|_| conversion(v, "int"))?,
         Value::Duration(d) => d.0,
         Value::Timestamp(t) => t.secs,
-        _ => return Err(conversion(v, "int")),
+        _ => return Err(no_overload("int", v)),
     }))
 }
 
@@ -275,13 +284,19 @@ fn to_uint(v: &Value) -> Result<Value> {
             *d as u64
         }
         Value::String(s) => s.parse::<u64>().map_err(|_| conversion(v, "uint"))?,
-        _ => return Err(conversion(v, "uint")),
+        _ => return Err(no_overload("uint", v)),
     }))
 }
 
 /// Go's `strconv.ParseFloat(s, 64)` for the texts CEL's `double()` reads.
 pub(crate) fn parse_go_float(s: &str) -> Option<f64> {
-    let lower = s.to_ascii_lowercase();
+    // Only the special values need folding case; a long text is a number or nothing (and is
+    // not copied: a conversion costs 1 however long its text).
+    let lower = if s.len() <= 9 {
+        s.to_ascii_lowercase()
+    } else {
+        String::new()
+    };
     let t = lower.strip_prefix(['+', '-']).unwrap_or(&lower);
     if matches!(t, "inf" | "infinity" | "nan") {
         let neg = lower.starts_with('-');
@@ -303,7 +318,7 @@ fn to_double(v: &Value) -> Result<Value> {
         Value::Int(i) => *i as f64,
         Value::Uint(u) => *u as f64,
         Value::String(s) => parse_go_float(s).ok_or_else(|| conversion(v, "double"))?,
-        _ => return Err(conversion(v, "double")),
+        _ => return Err(no_overload("double", v)),
     }))
 }
 
@@ -315,12 +330,12 @@ fn to_string(v: &Value) -> Result<Value> {
         Value::Double(d) => super::format_go_double(*d),
         Value::Bool(b) => b.to_string(),
         Value::Bytes(b) => std::str::from_utf8(b)
-            .map_err(|_| conversion(v, "string"))?
+            .map_err(|_| Error::new("invalid UTF-8 in bytes, cannot convert to string"))?
             .to_string(),
         Value::Duration(d) => d.to_string(),
         Value::Timestamp(t) => t.to_string(),
         Value::Type(t) => t.name().to_string(),
-        _ => return Err(conversion(v, "string")),
+        _ => return Err(no_overload("string", v)),
     }))
 }
 
@@ -331,12 +346,12 @@ pub(super) fn register_time_conversions(f: &mut Functions) {
         Value::String(s) => Duration::parse(s)
             .map(Value::Duration)
             .ok_or_else(|| conversion(v, Type::Duration.name())),
-        _ => Err(conversion(v, Type::Duration.name())),
+        _ => Err(no_overload("duration", v)),
     });
     unary(f, "timestamp", "timestamp", |v| match v {
         Value::Timestamp(_) => Ok(v.clone()),
         Value::String(s) => Timestamp::parse(s).map(Value::Timestamp),
         Value::Int(i) => Timestamp::from_unix(*i, 0).map(Value::Timestamp),
-        _ => Err(conversion(v, Type::Timestamp.name())),
+        _ => Err(no_overload("timestamp", v)),
     });
 }

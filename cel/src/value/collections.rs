@@ -143,7 +143,7 @@ pub enum Map {
 }
 
 /// A map the interpreter built: entries in insertion order, indexed by key.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct OwnedMap {
     entries: Vec<(Value, Value)>,
     index: HashMap<Key, usize>,
