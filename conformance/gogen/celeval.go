@@ -81,22 +81,7 @@ func runCELEval(args []string) int {
 		}
 		rows = append(rows, row)
 	}
-	text, err := writeJSON(jObject{"cases": rows}, true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celeval: %v\n", err)
-		return 1
-	}
-	changed, err := writeIfChanged(*out, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celeval: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s (%d cases)\n", filepath.ToSlash(*out), len(rows))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(*out))
-	}
-	return 0
+	return writeCorpus("celeval", *out, jObject{"cases": rows})
 }
 
 func celEvalCase(base *cel.Env, c celCase) (jObject, error) {

@@ -71,10 +71,10 @@ var celHandExprs = []string{
 	`duration("3723.5s").getHours()`, `duration("3723.5s").getMinutes()`, `duration("3723.5s").getSeconds()`, `duration("3723.5s").getMilliseconds()`,
 	// comprehensions
 	`[1, 2, 3].all(x, x > 0)`, `[1, 2, 3].all(x, x > 1)`, `[1, 2, 3].exists(x, x > 2)`, `[1, 2, 3].exists_one(x, x > 1)`, `[1, 2, 3].exists_one(x, x > 2)`,
-	`[1, 2, 3].map(x, x * 2)`, `[1, 2, 3].map(x, x > 1, x * 2)`, `[1, 2, 3].filter(x, x > 1)`, `{"a": 1, "b": 2}.map(k, k)`, `{"a": 1}.all(k, k == "a")`,
+	`[1, 2, 3].map(x, x * 2)`, `[1, 2, 3].map(x, x > 1, x * 2)`, `[1, 2, 3].filter(x, x > 1)`, `{"a": 1, "b": 2}.map(k, k).sort()`, `{"a": 1}.all(k, k == "a")`,
 	`[0, 1].all(x, 1 / x > 0)`, `[0, 1].exists(x, 1 / x > 0)`, `[1, 0].exists(x, 1 / x > 0)`, `[0, 1].all(x, 1 / x < 0)`, `[1, 0].exists_one(x, 1/x == 1)`,
 	`[1, 2].all(i, v, i < v)`, `[1, 2].exists(i, v, i == 1 && v == 2)`, `{"a": 1}.exists(k, v, v == 1)`, `[1, 2].existsOne(i, v, v == 2)`,
-	`[1, 2].transformList(i, v, i + v)`, `[1, 2].transformList(i, v, v > 1, i + v)`, `{"a": 1, "b": 2}.transformList(k, v, k)`,
+	`[1, 2].transformList(i, v, i + v)`, `[1, 2].transformList(i, v, v > 1, i + v)`, `{"a": 1, "b": 2}.transformList(k, v, k).sort()`,
 	`[1, 2].transformMap(i, v, v * 2)`, `{"a": 1, "b": 2}.transformMap(k, v, v > 1, v * 2)`, `{"a": 1}.transformMapEntry(k, v, {v: k})`,
 	`[1, 2].transformMapEntry(i, v, {"k": v})`, `[[1], [2]].map(x, x.map(y, y + 1))`, `1.all(x, true)`, `dyn(1).exists(x, true)`,
 	// maps and lists

@@ -66,22 +66,7 @@ func runCELK8s(args []string) int {
 		}
 		rows = append(rows, row)
 	}
-	text, err := writeJSON(jObject{"cases": rows}, true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celk8s: %v\n", err)
-		return 1
-	}
-	changed, err := writeIfChanged(*out, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celk8s: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s (%d cases)\n", filepath.ToSlash(*out), len(rows))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(*out))
-	}
-	return 0
+	return writeCorpus("celk8s", *out, jObject{"cases": rows})
 }
 
 func k8sRow(base *cel.Env, c k8sCase) (jObject, error) {

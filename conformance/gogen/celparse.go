@@ -61,23 +61,7 @@ func runCELParse(args []string) int {
 		fmt.Fprintf(os.Stderr, "gogen: celparse: %v\n", err)
 		return 1
 	}
-	text, err := writeJSON(corpus, true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celparse: %v\n", err)
-		return 1
-	}
-	path := filepath.Join(*out, "cel_parse.json")
-	changed, err := writeIfChanged(path, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: celparse: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(path))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(path))
-	}
-	return 0
+	return writeCorpus("celparse", filepath.Join(*out, "cel_parse.json"), corpus)
 }
 
 type celParsers struct{ envs []*cel.Env }

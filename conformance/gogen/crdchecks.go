@@ -60,21 +60,8 @@ func runCRDChecks(args []string) int {
 		name   string
 		corpus any
 	}{{"crd_formats.json", formats}, {"go_regexp.json", regexpCorpus()}} {
-		text, err := writeJSON(f.corpus, true)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: crdchecks: %v\n", err)
-			return 1
-		}
-		path := filepath.Join(*out, f.name)
-		changed, err := writeIfChanged(path, text)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: crdchecks: %v\n", err)
-			return 1
-		}
-		if changed {
-			fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(path))
-		} else {
-			fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(path))
+		if code := writeCorpus("crdchecks", filepath.Join(*out, f.name), f.corpus); code != 0 {
+			return code
 		}
 	}
 	return 0

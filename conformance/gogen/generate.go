@@ -180,6 +180,25 @@ func generateFile(path string, replays int) ([]byte, []error) {
 	return text, nil
 }
 
+// writeCorpus writes a generated corpus as pretty canonical JSON to path (if it changed) and
+// says so; the exit code of a gogen command: 1 (with the error on stderr) when it cannot.
+func writeCorpus(cmd, path string, corpus any) int {
+	text, err := writeJSON(corpus, true)
+	if err == nil {
+		var changed bool
+		if changed, err = writeIfChanged(path, text); err == nil {
+			if changed {
+				fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(path))
+			} else {
+				fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(path))
+			}
+			return 0
+		}
+	}
+	fmt.Fprintf(os.Stderr, "gogen: %s: %v\n", cmd, err)
+	return 1
+}
+
 func writeIfChanged(path string, text []byte) (bool, error) {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, text) {
 		return false, nil

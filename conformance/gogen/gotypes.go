@@ -83,23 +83,7 @@ func runGoTypes(args []string) int {
 		fmt.Fprintf(os.Stderr, "gogen: gotypes: %v\n", err)
 		return 1
 	}
-	text, err := writeJSON(tree, true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: gotypes: %v\n", err)
-		return 1
-	}
-	path := filepath.Join(*out, "gotypes.json")
-	changed, err := writeIfChanged(path, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: gotypes: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(path))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(path))
-	}
-	return 0
+	return writeCorpus("gotypes", filepath.Join(*out, "gotypes.json"), tree)
 }
 
 // builtinScheme registers every built-in group's external types.

@@ -109,22 +109,7 @@ func runQuantities(args []string) int {
 		}
 		*out = filepath.Join(dir, "..", "..", "smd", "tests", "data", "quantities.json")
 	}
-	text, err := writeJSON(quantityCorpus(), true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: quantities: %v\n", err)
-		return 1
-	}
-	changed, err := writeIfChanged(*out, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: quantities: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(*out))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(*out))
-	}
-	return 0
+	return writeCorpus("quantities", *out, quantityCorpus())
 }
 
 // quantityEdges are texts chosen for the branches of ParseQuantity and

@@ -69,22 +69,7 @@ func runYAMLCorpus(args []string) int {
 		}
 		cases = append(cases, jObject{"json": text, "yaml": string(written)})
 	}
-	text, err := writeJSON(jObject{"cases": cases}, true)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: yamlcorpus: %v\n", err)
-		return 1
-	}
-	changed, err := writeIfChanged(*out, text)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "gogen: yamlcorpus: %v\n", err)
-		return 1
-	}
-	if changed {
-		fmt.Printf("gogen: wrote %s\n", filepath.ToSlash(*out))
-	} else {
-		fmt.Printf("gogen: %s unchanged\n", filepath.ToSlash(*out))
-	}
-	return 0
+	return writeCorpus("yamlcorpus", *out, jObject{"cases": cases})
 }
 
 // yamlCorpusStrings are strings chosen by hand: each is written as a value, a
