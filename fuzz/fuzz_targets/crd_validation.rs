@@ -7,6 +7,9 @@
 //! Invariants: nothing panics; validating twice gives the same errors; ratcheting only drops
 //! errors (each error of an update is one the create of the same object reports); a status
 //! update reports only errors under `status` or at the scale's status paths, or duplicates.
+//! The schema's `x-kubernetes-validations` rules (CEL) run on the create and the update alike:
+//! twice the same errors and warnings, within the cost limits (seeds: the rules of
+//! `crd-rules.yaml` among the real-server scenarios).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -47,6 +50,12 @@ fuzz_target!(|data: &[u8]| {
         .and_then(|o| Value::from_json(o).ok())
         .unwrap_or_else(|| new.clone());
     let validation = Validation::of_version(&crd, "v1");
+    for old in [None, Some(&old)] {
+        let ruled = validation.with_rules(Vec::new(), &new, old);
+        let again = validation.with_rules(Vec::new(), &new, old);
+        assert_eq!(ruled.errors, again.errors, "rules are not deterministic");
+        assert_eq!(ruled.warnings, again.warnings, "rules' warnings are not deterministic");
+    }
     let created = validation.validate_create(&new);
     assert_eq!(created, validation.validate_create(&new), "validation is not deterministic");
     let texts: Vec<String> = created.iter().map(ToString::to_string).collect();
