@@ -277,15 +277,15 @@ func celCheckRandomCases(r *rand.Rand, env *cel.Env, n int) []string {
 		}
 	}
 	pool := map[string][]string{
-		"int": {"i", "1", "-2", "l[0]", "m['a']", "size(s)"},
+		"int":  {"i", "1", "-2", "l[0]", "m['a']", "size(s)"},
 		"uint": {"u", "1u"}, "double": {"d", "1.5"},
 		"string": {"s", "'a'", "ls[0]", "mm.a.b", "mi[1]"}, "bytes": {"b", "b'a'"}, "bool": {"t", "true", "i < 2"},
 		"duration": {"du", "duration('1s')"}, "timestamp": {"ts"},
 		"list(int)": {"l", "[1, 2]"}, "list(string)": {"ls", "['a']"}, "list(dyn)": {"lx", "[x]"},
 		"map(string, int)": {"m", "{'a': 1}"}, "map(string, dyn)": {"mx"},
 		"optional_type(int)": {"o", "optional.of(1)"}, "optional_type(string)": {"os"},
-		"dyn":               {"x", "lx[0]", "mx.a"},
-		"null_type":         {"null"},
+		"dyn":       {"x", "lx[0]", "mx.a"},
+		"null_type": {"null"},
 	}
 	keys := make([]string, 0, len(pool))
 	for k := range pool {
