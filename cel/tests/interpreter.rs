@@ -21,6 +21,9 @@ impl HostList for Items {
     fn get(&self, index: usize) -> Option<Value> {
         self.0.get(index).map(|&i| Value::Int(i))
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 #[derive(Debug)]
