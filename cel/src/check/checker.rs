@@ -14,6 +14,8 @@ pub(super) struct Checker<'a> {
     pub(super) types: HashMap<ExprId, Type>,
     pub(super) mapping: Mapping,
     pub(super) issues: Vec<Issue>,
+    /// The names identifiers resolved to (variables and comprehension variables).
+    pub(super) used: std::collections::BTreeSet<String>,
     fresh: usize,
 }
 
@@ -45,6 +47,7 @@ impl<'a> Checker<'a> {
             types: HashMap::new(),
             mapping: Mapping::default(),
             issues: Vec::new(),
+            used: Default::default(),
             fresh: 0,
         }
     }
@@ -61,11 +64,14 @@ impl<'a> Checker<'a> {
         self.types.get(&id).cloned().unwrap_or(Type::Error)
     }
 
-    fn lookup(&self, name: &str) -> Option<Type> {
+    fn lookup(&mut self, name: &str) -> Option<Type> {
         if let Some((_, t)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
-            return Some(t.clone());
+            let t = t.clone();
+            self.used.insert(name.to_string());
+            return Some(t);
         }
         if let Some(t) = self.env.variables.get(name) {
+            self.used.insert(name.to_string());
             return Some(t.clone());
         }
         type_ident(name).map(|t| Type::Type(Some(Box::new(t))))

@@ -9,19 +9,22 @@
 //! | `types` | the checker's types, their printing, assignability and type-parameter bindings |
 //! | `decls` | the declared functions, as data generated from cel-go's environment |
 //! | `checker` | the walk typing every node |
+//! | `escape` | a schema property's name as a rule writes it |
 //! | `validate` | the AST validators the environment runs after a successful check |
 
 mod checker;
 mod decls;
+mod escape;
 mod types;
 mod validate;
 
 pub use decls::{OverloadDecl, declarations};
+pub use escape::escape_property;
 pub use types::Type;
 
 use crate::ast::{ExprId, Parsed};
 use crate::parse::{Location, ParseError, ParseErrors};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// What names mean to the checker: the variables, and the fields of object types.
@@ -62,6 +65,9 @@ pub struct Checked {
     pub output: Type,
     /// Every node's type, by id.
     pub types: HashMap<ExprId, Type>,
+    /// The names its identifiers resolve to, variables and comprehension variables alike
+    /// (the names of cel-go's reference map, which the API server searches for `oldSelf`).
+    pub variables: BTreeSet<String>,
 }
 
 /// One checker error before it has a place.
@@ -113,7 +119,11 @@ pub fn check_types(parsed: &Parsed, env: &Env) -> Result<Checked, CheckErrors> {
         return Err(CheckErrors(ParseErrors::new(errors, &parsed.source.text)));
     }
     let output = types.get(&parsed.expr.id).cloned().unwrap_or(Type::Error);
-    Ok(Checked { output, types })
+    Ok(Checked {
+        output,
+        types,
+        variables: std::mem::take(&mut c.used),
+    })
 }
 
 /// A node's line and column, as cel-go's source info computes them from its offset.
