@@ -252,6 +252,7 @@ func celCheckHandCases() []string {
 		// literal validators
 		"duration('1s')", "duration('x')", "timestamp('2020-01-01T00:00:00Z')", "timestamp('x')", "s.matches('[')", "matches(s, '(')",
 		// several errors
+		"'%s-%d'.format([s, 1])", "'%s'.format([[1, 'a']])", "size([1, 'a'])", "[t ? 1 : 'a']", "{'a': [1, 'a']}",
 		"nope + i.a", "[1, 'a', 2u]", "size(1) + size(true)", "l.all(e, e.a.b)", "nope1.a && nope2",
 	}
 }

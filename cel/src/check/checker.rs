@@ -138,7 +138,7 @@ impl<'a> Checker<'a> {
                     if optional_indices.contains(&i) {
                         t = self.unwrap_optional_entry(el.id, t);
                     }
-                    elem = Some(self.join(el.id, elem, t));
+                    elem = Some(self.join(elem, t));
                 }
                 let elem = elem.unwrap_or_else(|| self.fresh_var());
                 self.set(e, Type::list(elem));
@@ -148,13 +148,13 @@ impl<'a> Checker<'a> {
                 for entry in entries {
                     self.check(&entry.key);
                     let kt = self.type_of(entry.key.id);
-                    key = Some(self.join(entry.key.id, key, kt));
+                    key = Some(self.join(key, kt));
                     self.check(&entry.value);
                     let mut vt = self.type_of(entry.value.id);
                     if entry.optional {
                         vt = self.unwrap_optional_entry(entry.value.id, vt);
                     }
-                    value = Some(self.join(entry.value.id, value, vt));
+                    value = Some(self.join(value, vt));
                 }
                 let t = match (key, value) {
                     (Some(k), Some(v)) => Type::map(k, v),
@@ -198,18 +198,16 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn join(&mut self, id: ExprId, previous: Option<Type>, current: Type) -> Type {
+    fn join(&mut self, previous: Option<Type>, current: Type) -> Type {
         let Some(previous) = previous else {
             return current;
         };
         if self.mapping.assignable(&previous, &current) {
             return most_general(&previous, &current);
         }
-        self.error(
-            id,
-            format!("expected type '{previous}' but found '{current}'"),
-        );
-        Type::Error
+        // The environment's checker joins mixed elements as dyn; its homogeneous-literal
+        // validator refuses them afterwards, except inside `format` calls.
+        Type::Dyn
     }
 
     fn fresh_var(&mut self) -> Type {
