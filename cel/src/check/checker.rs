@@ -5,7 +5,7 @@
 use super::decls::{OverloadDecl, declarations};
 use super::types::{Mapping, Type, most_general};
 use super::{Env, Issue};
-use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
+use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal, MapEntry, StructField};
 use std::collections::HashMap;
 
 pub(super) struct Checker<'a> {
@@ -16,6 +16,8 @@ pub(super) struct Checker<'a> {
     pub(super) issues: Vec<Issue>,
     /// The names identifiers resolved to (variables and comprehension variables).
     pub(super) used: std::collections::BTreeSet<String>,
+    /// Member calls resolved as namespaced functions.
+    qualified: std::collections::HashSet<ExprId>,
     fresh: usize,
 }
 
@@ -48,6 +50,7 @@ impl<'a> Checker<'a> {
             mapping: Mapping::default(),
             issues: Vec::new(),
             used: Default::default(),
+            qualified: Default::default(),
             fresh: 0,
         }
     }
@@ -84,44 +87,17 @@ impl<'a> Checker<'a> {
         );
     }
 
+    /// Types `e` and the nodes below it. Each kind has its own function, so that the frame
+    /// of this one, which every level of a deep tree holds, stays small.
     pub(super) fn check(&mut self, e: &Expr) {
         match &e.kind {
-            ExprKind::Literal(l) => {
-                let t = match l {
-                    Literal::Null => Type::Null,
-                    Literal::Bool(_) => Type::Bool,
-                    Literal::Int(_) => Type::Int,
-                    Literal::Uint(_) => Type::Uint,
-                    Literal::Double(_) => Type::Double,
-                    Literal::String(_) => Type::String,
-                    Literal::Bytes(_) => Type::Bytes,
-                };
-                self.set(e, t);
-            }
-            ExprKind::Ident(name) => match self.lookup(name) {
-                Some(t) => self.set(e, t),
-                None => {
-                    self.set(e, Type::Error);
-                    self.undeclared(e.id, name);
-                }
-            },
+            ExprKind::Literal(l) => self.set(e, literal_type(l)),
+            ExprKind::Ident(name) => self.check_ident(e, name),
             ExprKind::Select {
                 operand,
                 field,
                 test_only,
-            } => {
-                if !test_only
-                    && let Some(name) = qualified_name(e)
-                    && let Some(t) = self.lookup_qualified(&name)
-                {
-                    self.set(e, t);
-                    return;
-                }
-                let t = self.select_field(e.id, operand, field, false);
-                let t = if *test_only { Type::Bool } else { t };
-                let t = self.mapping.substitute(&t, false);
-                self.set(e, t);
-            }
+            } => self.check_select(e, operand, field, *test_only),
             ExprKind::Call {
                 target,
                 function,
@@ -130,47 +106,82 @@ impl<'a> Checker<'a> {
             ExprKind::List {
                 elements,
                 optional_indices,
-            } => {
-                let mut elem: Option<Type> = None;
-                for (i, el) in elements.iter().enumerate() {
-                    self.check(el);
-                    let mut t = self.type_of(el.id);
-                    if optional_indices.contains(&i) {
-                        t = self.unwrap_optional_entry(el.id, t);
-                    }
-                    elem = Some(self.join(elem, t));
-                }
-                let elem = elem.unwrap_or_else(|| self.fresh_var());
-                self.set(e, Type::list(elem));
-            }
-            ExprKind::Map { entries } => {
-                let (mut key, mut value): (Option<Type>, Option<Type>) = (None, None);
-                for entry in entries {
-                    self.check(&entry.key);
-                    let kt = self.type_of(entry.key.id);
-                    key = Some(self.join(key, kt));
-                    self.check(&entry.value);
-                    let mut vt = self.type_of(entry.value.id);
-                    if entry.optional {
-                        vt = self.unwrap_optional_entry(entry.value.id, vt);
-                    }
-                    value = Some(self.join(value, vt));
-                }
-                let t = match (key, value) {
-                    (Some(k), Some(v)) => Type::map(k, v),
-                    _ => Type::map(self.fresh_var(), self.fresh_var()),
-                };
-                self.set(e, t);
-            }
-            ExprKind::Struct { type_name, fields } => {
-                for f in fields {
-                    self.check(&f.value);
-                }
-                self.set(e, Type::Error);
-                self.undeclared(e.id, type_name);
-            }
+            } => self.check_list(e, elements, optional_indices),
+            ExprKind::Map { entries } => self.check_map(e, entries),
+            ExprKind::Struct { type_name, fields } => self.check_struct(e, type_name, fields),
             ExprKind::Comprehension(c) => self.check_comprehension(e, c),
         }
+    }
+
+    #[inline(never)]
+    fn check_ident(&mut self, e: &Expr, name: &str) {
+        match self.lookup(name) {
+            Some(t) => self.set(e, t),
+            None => {
+                self.set(e, Type::Error);
+                self.undeclared(e.id, name);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn check_select(&mut self, e: &Expr, operand: &Expr, field: &str, test_only: bool) {
+        if !test_only
+            && let Some(name) = qualified_name(e)
+            && let Some(t) = self.lookup_qualified(&name)
+        {
+            self.set(e, t);
+            return;
+        }
+        let t = self.select_field(e.id, operand, field, false);
+        let t = if test_only { Type::Bool } else { t };
+        let t = self.mapping.substitute(&t, false);
+        self.set(e, t);
+    }
+
+    #[inline(never)]
+    fn check_list(&mut self, e: &Expr, elements: &[Expr], optional_indices: &[usize]) {
+        let mut elem: Option<Type> = None;
+        for (i, el) in elements.iter().enumerate() {
+            self.check(el);
+            let mut t = self.type_of(el.id);
+            if optional_indices.contains(&i) {
+                t = self.unwrap_optional_entry(el.id, t);
+            }
+            elem = Some(self.join(elem, t));
+        }
+        let elem = elem.unwrap_or_else(|| self.fresh_var());
+        self.set(e, Type::list(elem));
+    }
+
+    #[inline(never)]
+    fn check_map(&mut self, e: &Expr, entries: &[MapEntry]) {
+        let (mut key, mut value): (Option<Type>, Option<Type>) = (None, None);
+        for entry in entries {
+            self.check(&entry.key);
+            let kt = self.type_of(entry.key.id);
+            key = Some(self.join(key, kt));
+            self.check(&entry.value);
+            let mut vt = self.type_of(entry.value.id);
+            if entry.optional {
+                vt = self.unwrap_optional_entry(entry.value.id, vt);
+            }
+            value = Some(self.join(value, vt));
+        }
+        let t = match (key, value) {
+            (Some(k), Some(v)) => Type::map(k, v),
+            _ => Type::map(self.fresh_var(), self.fresh_var()),
+        };
+        self.set(e, t);
+    }
+
+    #[inline(never)]
+    fn check_struct(&mut self, e: &Expr, type_name: &str, fields: &[StructField]) {
+        for f in fields {
+            self.check(&f.value);
+        }
+        self.set(e, Type::Error);
+        self.undeclared(e.id, type_name);
     }
 
     fn lookup_qualified(&self, name: &str) -> Option<Type> {
@@ -253,6 +264,7 @@ impl<'a> Checker<'a> {
         }
     }
 
+    #[inline(never)]
     fn check_call(&mut self, e: &Expr, target: Option<&Expr>, function: &str, args: &[Expr]) {
         if function == "_?._" {
             return self.check_opt_select(e, target, args);
@@ -260,26 +272,45 @@ impl<'a> Checker<'a> {
         for a in args {
             self.check(a);
         }
-        let decls = declarations();
-        let Some(target) = target else {
-            match decls.get(function) {
-                Some(overloads) => self.resolve(e, function, overloads, None, args),
-                None => {
-                    self.undeclared(e.id, function);
-                    self.set(e, Type::Error);
-                }
-            }
-            return;
-        };
-        if let Some(prefix) = qualified_name(target)
-            && let Some(overloads) = decls.get(&format!("{prefix}.{function}"))
+        if let Some(t) = target
+            && !self.resolve_qualified(e, t, function, args)
         {
-            let name = format!("{prefix}.{function}");
-            return self.resolve(e, &name, overloads, None, args);
+            self.check(t);
         }
-        self.check(target);
-        match decls.get(function) {
-            Some(overloads) => self.resolve(e, function, overloads, Some(target), args),
+        self.resolve_call(e, target, function, args);
+    }
+
+    /// A member call on a qualified name that is a function's namespace (`strings.quote(s)`):
+    /// resolved as that function, whether it was.
+    #[inline(never)]
+    fn resolve_qualified(
+        &mut self,
+        e: &Expr,
+        target: &Expr,
+        function: &str,
+        args: &[Expr],
+    ) -> bool {
+        let Some(prefix) = qualified_name(target) else {
+            return false;
+        };
+        let name = format!("{prefix}.{function}");
+        match declarations().get(&name) {
+            Some(overloads) => {
+                self.resolve(e, &name, overloads, None, args);
+                self.qualified.insert(e.id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline(never)]
+    fn resolve_call(&mut self, e: &Expr, target: Option<&Expr>, function: &str, args: &[Expr]) {
+        if self.qualified.contains(&e.id) {
+            return;
+        }
+        match declarations().get(function) {
+            Some(overloads) => self.resolve(e, function, overloads, target, args),
             None => {
                 self.set(e, Type::Error);
                 self.undeclared(e.id, function);
@@ -385,6 +416,7 @@ impl<'a> Checker<'a> {
         }
     }
 
+    #[inline(never)]
     fn check_comprehension(&mut self, e: &Expr, c: &Comprehension) {
         self.check(&c.iter_range);
         self.check(&c.accu_init);
@@ -433,6 +465,18 @@ impl<'a> Checker<'a> {
         if !self.mapping.assignable(t, &actual) {
             self.error(e.id, format!("expected type '{t}' but found '{actual}'"));
         }
+    }
+}
+
+fn literal_type(l: &Literal) -> Type {
+    match l {
+        Literal::Null => Type::Null,
+        Literal::Bool(_) => Type::Bool,
+        Literal::Int(_) => Type::Int,
+        Literal::Uint(_) => Type::Uint,
+        Literal::Double(_) => Type::Double,
+        Literal::String(_) => Type::String,
+        Literal::Bytes(_) => Type::Bytes,
     }
 }
 
