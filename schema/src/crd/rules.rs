@@ -6,7 +6,7 @@
 //! string), or reads `oldSelf` where old and new values cannot be paired.
 //!
 //! The server names the self type `selfType` and a random number; smd writes `selfType0`.
-//! Not covered yet: the estimated cost limits, and whether a `fieldPath` names a field.
+//! Not covered yet: the estimated cost limits.
 
 use smd_cel::check::{Env, Type, escape_property};
 use smd_fieldpath::{MAX_DEPTH, Map, Value};
@@ -175,8 +175,7 @@ fn rule_fields(rules: &[Value], v: &Visit, out: &mut Vec<FieldError>) {
                 quote(field_path)
             ));
         }
-        // Whether a path names a field is not checked yet; a blank one names none.
-        if !field_path.is_empty() && field_path.trim().is_empty() {
+        if !field_path.is_empty() && !names_field(field_path, v.schema) {
             push(format!(
                 "{at}.fieldPath: Invalid value: {}: must be a valid path",
                 quote(field_path)
@@ -410,4 +409,103 @@ fn quote(s: &str) -> String {
 
 fn pointer_escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Whether a rule's `fieldPath` names a field of its node's schema (`ValidFieldPath`): field
+/// (`.a`) and key (`['a']`) steps through `properties` and `additionalProperties`.
+fn names_field(path: &str, schema: &Value) -> bool {
+    let mut node = schema.as_map();
+    let mut it = tokens(path).into_iter();
+    while let Some(tok) = it.next() {
+        let name = match tok {
+            "[" => {
+                let Some(inner) = it
+                    .next()
+                    .filter(|q| q.len() >= 2)
+                    .and_then(|q| q.strip_prefix('\''))
+                    .and_then(|q| q.strip_suffix('\''))
+                else {
+                    return false;
+                };
+                let Ok(name) = unescape_single_quoted(inner) else {
+                    return false;
+                };
+                if it.next() != Some("]") {
+                    return false;
+                }
+                name
+            }
+            "." => match it.next() {
+                Some(n) => n.to_owned(),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let Some(m) = node else { return false };
+        let props = m.get("properties").and_then(Value::as_map);
+        node = match (props, m.get("additionalProperties")) {
+            (Some(p), _) if !p.is_empty() => match p.get(&name) {
+                Some(child) => child.as_map(),
+                None => return false,
+            },
+            (_, Some(additional @ Value::Map(_))) => additional.as_map(),
+            _ => return false,
+        };
+    }
+    true
+}
+
+/// Go's scanner: the delimiters `.`, `[`, `]` alone, a token starting with `'` up to the
+/// next `'` not after a backslash, other text up to the next delimiter.
+fn tokens(path: &str) -> Vec<&str> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let rest = &bytes[start..];
+        let len = if rest[0] == b'\'' {
+            // An unterminated quote runs to the end of the path.
+            (1..rest.len())
+                .find(|&i| rest[i] == b'\'' && rest[i - 1] != b'\\')
+                .map_or(rest.len(), |i| i + 1)
+        } else if matches!(rest[0], b'.' | b'[' | b']') {
+            1
+        } else {
+            rest.iter()
+                .position(|b| matches!(b, b'.' | b'[' | b']'))
+                .unwrap_or(rest.len())
+        };
+        // Cuts fall on ASCII bytes, so each token is whole UTF-8.
+        out.push(&path[start..start + len]);
+        start += len;
+    }
+    out
+}
+
+fn unescape_single_quoted(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(d) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        out.push(match d {
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'v' => '\u{b}',
+            '\'' => '\'',
+            '\\' => '\\',
+            other => return Err(format!("invalid escape char \\{other}")),
+        });
+    }
+    Ok(out)
 }
