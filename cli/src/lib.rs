@@ -45,7 +45,7 @@ mod validate;
 /// The layers under [`run`], for the fuzz targets (`fuzz/`): not a stable interface.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::terminal::{clean, escape};
+    pub use crate::terminal::{SGR, clean, escape};
 
     /// The objects of `bytes` as the CLI reads an input (JSON/YAML sniffing, streams, `List`s),
     /// on `jobs` threads; with `small_batches`, batches of 64 bytes read in parallel from the

@@ -63,7 +63,7 @@ impl<W: std::io::Write> std::io::Write for Cleaned<W> {
 
 /// The color codes smd itself writes ([`crate::render::Paint`]); with colors on, these are
 /// the only escape sequences that pass.
-const SGR: [&[u8]; 15] = [
+pub const SGR: [&[u8]; 15] = [
     b"\x1b[0m",
     b"\x1b[1m",
     b"\x1b[2m",

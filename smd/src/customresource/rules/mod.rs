@@ -59,7 +59,11 @@ impl Rules {
 }
 
 /// The functions of the server's CEL environment.
-fn functions() -> &'static Functions {
+pub(crate) fn functions() -> &'static Functions {
     static FUNCTIONS: OnceLock<Functions> = OnceLock::new();
     FUNCTIONS.get_or_init(library::kubernetes_functions)
 }
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests;

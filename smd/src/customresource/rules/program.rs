@@ -27,6 +27,9 @@ pub(crate) struct Rule {
     pub(crate) program: Result<Parsed, String>,
     /// Whether the rule reads `oldSelf`.
     pub(crate) uses_old_self: bool,
+    /// A function the rule (or its message expression) calls that smd does not have: the
+    /// rule is not run offline, and the answer says so.
+    pub(crate) unknown_function: Option<String>,
 }
 
 impl Rule {
@@ -49,6 +52,13 @@ impl Rule {
         let message_expression = Some(text("messageExpression"))
             .filter(|m| !m.is_empty())
             .map(|m| (m.to_owned(), smd_cel::parse(m).map_err(|e| e.to_string())));
+        let unknown_function = [
+            program.as_ref().ok(),
+            message_expression.as_ref().and_then(|m| m.1.as_ref().ok()),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|p| unknown_function(&p.expr));
         let field_path = Some(text("fieldPath"))
             .filter(|p| !p.is_empty())
             .and_then(|p| field_path::normalize(p, node).ok())
@@ -62,6 +72,7 @@ impl Rule {
             optional_old_self: r.get("optionalOldSelf") == Some(&Value::Bool(true)),
             program,
             uses_old_self,
+            unknown_function,
         }
     }
 
@@ -75,35 +86,101 @@ impl Rule {
     }
 }
 
+/// Calls the interpreter answers itself rather than through the function registry.
+const INTERPRETED: [&str; 9] = [
+    "_&&_",
+    "_||_",
+    "@not_strictly_false",
+    "_?_:_",
+    "_[_]",
+    "_[?_]",
+    "_?._",
+    "or",
+    "orValue",
+];
+
+/// The first function `expr` calls that the server's environment has and smd's registry
+/// lacks (`ns.fn(x)` is the global `ns.fn` when `ns` is no variable).
+fn unknown_function(expr: &Expr) -> Option<String> {
+    let functions = super::functions();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Call {
+            target, function, ..
+        } = &e.kind
+            && !INTERPRETED.contains(&function.as_str())
+            && !functions.has(function)
+        {
+            let qualified = target.as_deref().and_then(|t| qualified_name(t, function));
+            if !qualified.as_deref().is_some_and(|q| functions.has(q)) {
+                return Some(qualified.unwrap_or_else(|| function.clone()));
+            }
+        }
+        push_children(e, &mut stack);
+    }
+    None
+}
+
+/// `a.b.f` for the target `a.b` of a call of `f`, when the target is a chain of names.
+fn qualified_name(target: &Expr, function: &str) -> Option<String> {
+    let mut parts = vec![function];
+    let mut e = target;
+    loop {
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                parts.push(n);
+                break;
+            }
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: false,
+            } => {
+                parts.push(field);
+                e = operand;
+            }
+            _ => return None,
+        }
+    }
+    parts.reverse();
+    Some(parts.join("."))
+}
+
+fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Literal(_) => {}
+        ExprKind::Select { operand, .. } => stack.push(operand),
+        ExprKind::Call { target, args, .. } => {
+            stack.extend(target.as_deref());
+            stack.extend(args);
+        }
+        ExprKind::List { elements, .. } => stack.extend(elements),
+        ExprKind::Map { entries } => {
+            for entry in entries {
+                stack.push(&entry.key);
+                stack.push(&entry.value);
+            }
+        }
+        ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
+        ExprKind::Comprehension(c) => stack.extend([
+            &c.iter_range,
+            &c.accu_init,
+            &c.loop_condition,
+            &c.loop_step,
+            &c.result,
+        ]),
+    }
+}
+
 /// Whether the expression names the variable `name` anywhere (the checker's reference map
 /// holds it). Iterative: an expression may be as deep as the parser allows.
 fn mentions(expr: &Expr, name: &str) -> bool {
     let mut stack = vec![expr];
     while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Ident(n) if n == name => return true,
-            ExprKind::Ident(_) | ExprKind::Literal(_) => {}
-            ExprKind::Select { operand, .. } => stack.push(operand),
-            ExprKind::Call { target, args, .. } => {
-                stack.extend(target.as_deref());
-                stack.extend(args);
-            }
-            ExprKind::List { elements, .. } => stack.extend(elements),
-            ExprKind::Map { entries } => {
-                for entry in entries {
-                    stack.push(&entry.key);
-                    stack.push(&entry.value);
-                }
-            }
-            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
-            ExprKind::Comprehension(c) => stack.extend([
-                &c.iter_range,
-                &c.accu_init,
-                &c.loop_condition,
-                &c.loop_step,
-                &c.result,
-            ]),
+        if matches!(&e.kind, ExprKind::Ident(n) if n == name) {
+            return true;
         }
+        push_children(e, &mut stack);
     }
     false
 }

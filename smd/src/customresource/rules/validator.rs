@@ -236,6 +236,14 @@ impl<'a> Run<'a> {
             if rule.uses_old_self && vars.old.is_none() && !rule.optional_old_self {
                 continue;
             }
+            if let Some(function) = &rule.unknown_function {
+                self.out.warnings.push(format!(
+                    "{}: x-kubernetes-validations rule {}: cannot check offline: rule uses {function}",
+                    path,
+                    go_quote(rule.source.trim())
+                ));
+                continue;
+            }
             let outcome = if rule.optional_old_self {
                 smd_cel::evaluate(
                     self.functions,
