@@ -14,9 +14,11 @@
 //! | [`library`] | the function registry and dynamic dispatch; the standard library and extensions |
 //! | [`error`] | evaluation errors with cel-go's texts |
 //! | [`parse`](mod@parse) | text to [`ast::Parsed`] as cel-go's parser makes it, or cel-go's errors |
+//! | [`check`](mod@check) | the type checker: types of nodes, or cel-go's compile errors |
 //! | [`debug`] | a tree printed as cel-go's `debug.ToDebugString` prints it |
 
 pub mod ast;
+pub mod check;
 pub mod debug;
 pub mod error;
 pub mod eval;
@@ -25,6 +27,7 @@ pub mod parse;
 pub mod time;
 pub mod value;
 
+pub use check::check_types;
 pub use error::Error;
 pub use eval::{Activation, Outcome, check, evaluate};
 pub use library::Functions;

@@ -92,3 +92,57 @@ fn chained_opt_maps_are_bounded() {
     assert!(err.contains("expression too large"), "{err}");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// The type checker walks every tree the parser accepts without exhausting a small stack.
+#[test]
+fn checking_at_the_limit() {
+    let shapes = [
+        ("(", "1", ")"),
+        ("[", "1", "]"),
+        ("{1: ", "1", "}"),
+        ("size(", "1", ")"),
+        ("[1].all(x, ", "true", ")"),
+        ("[1].map(x, ", "1", ")"),
+        ("optional.of(1).optMap(x, ", "1", ")"),
+        ("'a'.contains(", "'b'", ")"),
+        ("[1][", "0", "]"),
+        ("true ? 1 : ", "1", ""),
+        ("1 + 2 * (", "1", ")"),
+        ("[?", "optional.of(1)", "]"),
+        ("{'a': 1}.", "a", ""),
+    ];
+    for (open, inner, close) in shapes {
+        for times in [249, 250] {
+            let text = nested(open, inner, close, times);
+            let shown = format!("{open}×{times}");
+            std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn(move || {
+                    if let Ok(parsed) = smd_cel::parse(&text) {
+                        let env = smd_cel::check::Env::new();
+                        let _ = smd_cel::check_types(&parsed, &env);
+                    }
+                })
+                .unwrap()
+                .join()
+                .unwrap_or_else(|_| panic!("{shown}"));
+        }
+    }
+    for (inner, close) in [
+        ("[1]", "[0]"),
+        ("'a'", ".size()"),
+        ("1", " + 1"),
+        ("x", ".?b"),
+    ] {
+        let text = nested("", inner, close, 250);
+        std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn(move || {
+                let parsed = smd_cel::parse(&text).unwrap();
+                let _ = smd_cel::check_types(&parsed, &smd_cel::check::Env::new());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}

@@ -13,6 +13,7 @@
 //	gogen celeval [--out FILE]
 //	gogen celparse [--out DIR]
 //	gogen celk8s [--out FILE]
+//	gogen celcheck [--out DIR]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -64,6 +65,11 @@ const usage = `usage:
       write the corpus of the Kubernetes CEL libraries (quantity, IP, CIDR, URL, semver,
       format): expressions, trees, cel-go's answers and costs at compatibility version 1.37
       (default ../../smd/tests/data/cel_k8s.json, relative to the gogen module directory)
+  gogen celcheck [--out DIR]
+      write the corpus of cel-go's type checker in the Kubernetes 1.37 environment: expressions
+      with their checked type or compile errors (DIR/cel_check.json), and the environment's
+      function declarations (DIR/../../src/check/declarations.txt)
+      (default ../../cel/tests/data, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -103,6 +109,8 @@ func main() {
 		os.Exit(runCELParse(os.Args[2:]))
 	case "celk8s":
 		os.Exit(runCELK8s(os.Args[2:]))
+	case "celcheck":
+		os.Exit(runCELCheck(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

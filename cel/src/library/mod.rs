@@ -13,6 +13,7 @@ mod strings;
 mod time;
 
 pub(crate) use format::{display, format_go_double};
+pub(crate) use standard::compile_regex;
 
 use crate::error::{Error, Result};
 use crate::value::{Type, Value};

@@ -229,19 +229,23 @@ fn props(out: &mut String, s: &Map, depth: usize) {
     match s.get("x-kubernetes-validations").and_then(Value::as_list) {
         Some(rules) => list(o.out, rules, |out, r| {
             let empty = Map::new();
-            let r = r.as_map().unwrap_or(&empty);
-            let mut c = Obj::new(out);
-            c.string("Rule", r, "rule");
-            c.string("Message", r, "message");
-            c.string("MessageExpression", r, "messageExpression");
-            c.opt_string("Reason", r, "reason");
-            c.string("FieldPath", r, "fieldPath");
-            c.opt_bool("OptionalOldSelf", r, "optionalOldSelf");
-            c.end();
+            validation_rule(out, r.as_map().unwrap_or(&empty));
         }),
         None => o.out.push_str("null"),
     }
     o.end();
+}
+
+/// A `ValidationRule` as Go's `encoding/json` writes the internal type.
+pub(crate) fn validation_rule(out: &mut String, r: &Map) {
+    let mut c = Obj::new(out);
+    c.string("Rule", r, "rule");
+    c.string("Message", r, "message");
+    c.string("MessageExpression", r, "messageExpression");
+    c.opt_string("Reason", r, "reason");
+    c.string("FieldPath", r, "fieldPath");
+    c.opt_bool("OptionalOldSelf", r, "optionalOldSelf");
+    c.end();
 }
 
 /// `*JSONSchemaPropsOrBool`: a boolean `b` is `{Allows: b}`, a schema allows.

@@ -38,6 +38,7 @@ use crate::openapi::node::Node;
 use crate::{Atom, Schema, TypeDef, TypeRef};
 
 mod internal;
+mod rules;
 mod validate;
 pub use validate::FieldError;
 
@@ -169,17 +170,19 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
             continue;
         };
         let pointer = format!("#/spec/versions/{i}/schema/openAPIV3Schema");
+        let path = match shared {
+            true => "spec.validation.openAPIV3Schema".to_owned(),
+            false => format!("spec.versions[{i}].schema.openAPIV3Schema"),
+        };
+        let before = invalid.len();
+        validate::validate(schema, &path, &pointer, &mut invalid);
+        // The server compiles rules only where the schema itself is valid.
+        if invalid.len() == before {
+            rules::validate(schema, &path, &pointer, &mut invalid);
+        }
         if shared {
-            validate::validate(
-                schema,
-                "spec.validation.openAPIV3Schema",
-                &pointer,
-                &mut invalid,
-            );
             break;
         }
-        let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
-        validate::validate(schema, &path, &pointer, &mut invalid);
     }
     if !invalid.is_empty() {
         invalid.sort_by(|a, b| a.go_text.cmp(&b.go_text));
