@@ -40,6 +40,7 @@ use crate::{Atom, Schema, TypeDef, TypeRef};
 mod internal;
 mod rules;
 mod validate;
+pub use rules::normalize_rule_field_path;
 pub use validate::FieldError;
 
 /// How deep a CRD schema may nest, in schemas (`properties`, `items`, `additionalProperties`

@@ -175,7 +175,11 @@ fn rule_fields(rules: &[Value], v: &Visit, out: &mut Vec<FieldError>) {
                 quote(field_path)
             ));
         }
-        if !field_path.is_empty() && !names_field(field_path, v.schema) {
+        if !field_path.is_empty()
+            && v.schema
+                .as_map()
+                .is_none_or(|m| normalize_rule_field_path(field_path, m).is_err())
+        {
             push(format!(
                 "{at}.fieldPath: Invalid value: {}: must be a valid path",
                 quote(field_path)
@@ -411,48 +415,56 @@ fn pointer_escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
-/// Whether a rule's `fieldPath` names a field of its node's schema (`ValidFieldPath`): field
-/// (`.a`) and key (`['a']`) steps through `properties` and `additionalProperties`.
-fn names_field(path: &str, schema: &Value) -> bool {
-    let mut node = schema.as_map();
+/// A rule's `fieldPath` checked against its node's schema and written in normal form
+/// (apiextensions' `ValidFieldPath`): field (`.a`) and key (`['a']`) steps through `properties`
+/// and `additionalProperties`; the normal form is `field.Path`'s (`a.b`, `labels[k]`). `Err`
+/// says why it names no field, in the server's words.
+pub fn normalize_rule_field_path(path: &str, schema: &Map) -> Result<String, String> {
+    let mut node = schema;
+    let mut out = String::new();
     let mut it = tokens(path).into_iter();
     while let Some(tok) = it.next() {
         let name = match tok {
             "[" => {
-                let Some(inner) = it
-                    .next()
-                    .filter(|q| q.len() >= 2)
-                    .and_then(|q| q.strip_prefix('\''))
+                let quoted = it.next().ok_or("unexpected end of JSON path")?;
+                let inner = quoted
+                    .strip_prefix('\'')
                     .and_then(|q| q.strip_suffix('\''))
-                else {
-                    return false;
-                };
-                let Ok(name) = unescape_single_quoted(inner) else {
-                    return false;
-                };
-                if it.next() != Some("]") {
-                    return false;
+                    .filter(|_| quoted.len() >= 2)
+                    .ok_or_else(|| format!("expected single quoted string but got {quoted}"))?;
+                let name = unescape_single_quoted(inner)
+                    .map_err(|e| format!("invalid string literal: {e}"))?;
+                match it.next() {
+                    Some("]") => {}
+                    Some(other) => return Err(format!("expected ] but got {other}")),
+                    None => return Err("unexpected end of JSON path".to_owned()),
                 }
                 name
             }
-            "." => match it.next() {
-                Some(n) => n.to_owned(),
-                None => return false,
-            },
-            _ => return false,
+            "." => it.next().ok_or("unexpected end of JSON path")?.to_owned(),
+            other => return Err(format!("expected [ or . but got: {other}")),
         };
-        let Some(m) = node else { return false };
-        let props = m.get("properties").and_then(Value::as_map);
-        node = match (props, m.get("additionalProperties")) {
-            (Some(p), _) if !p.is_empty() => match p.get(&name) {
-                Some(child) => child.as_map(),
-                None => return false,
-            },
-            (_, Some(additional @ Value::Map(_))) => additional.as_map(),
-            _ => return false,
+        let props = node.get("properties").and_then(Value::as_map);
+        node = match (props, node.get("additionalProperties")) {
+            (Some(p), _) if !p.is_empty() => {
+                let child = p.get(&name).and_then(Value::as_map);
+                let child = child.ok_or("does not refer to a valid field")?;
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&name);
+                child
+            }
+            (_, Some(Value::Map(values))) => {
+                out.push('[');
+                out.push_str(&name);
+                out.push(']');
+                values
+            }
+            _ => return Err("does not refer to a valid field".to_owned()),
         };
     }
-    true
+    Ok(out)
 }
 
 /// Go's scanner: the delimiters `.`, `[`, `]` alone, a token starting with `'` up to the

@@ -12,12 +12,8 @@
 //! | `program.rs` | one rule: parsed, its message, reason and field path |
 //! | `values.rs` | JSON values as CEL values, typed by the schema |
 //! | `validator.rs` | the walk over an object, errors, ratcheting, cost budget |
-//! | `escape.rs` | property names as rules write them |
-//! | `field_path.rs` | a rule's `fieldPath` checked and normalised |
 //! | `library/` | the Kubernetes libraries: quantity, IP, CIDR, URL, semver, format |
 
-mod escape;
-mod field_path;
 mod library;
 mod program;
 mod schema;

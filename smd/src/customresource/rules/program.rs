@@ -5,9 +5,6 @@
 use smd_cel::ast::{Expr, ExprKind, Parsed};
 use smd_fieldpath::{Map, Value};
 
-use super::field_path;
-use super::schema::RuleNode;
-
 /// A rule of a schema node.
 #[derive(Debug)]
 pub(crate) struct Rule {
@@ -33,18 +30,18 @@ pub(crate) struct Rule {
 }
 
 impl Rule {
-    /// The rules of the schema node `m`, whose tree is `node`.
-    pub(crate) fn read_all(m: &Map, node: &RuleNode) -> Vec<Rule> {
+    /// The rules of the schema node `m`.
+    pub(crate) fn read_all(m: &Map) -> Vec<Rule> {
         let Some(list) = m.get("x-kubernetes-validations").and_then(Value::as_list) else {
             return Vec::new();
         };
         list.iter()
             .filter_map(Value::as_map)
-            .map(|r| Rule::read(r, node))
+            .map(|r| Rule::read(r, m))
             .collect()
     }
 
-    fn read(r: &Map, node: &RuleNode) -> Rule {
+    fn read(r: &Map, node: &Map) -> Rule {
         let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
         let source = text("rule").to_owned();
         let program = smd_cel::parse(&source).map_err(|e| e.to_string());
@@ -61,7 +58,7 @@ impl Rule {
         .find_map(|p| unknown_function(&p.expr));
         let field_path = Some(text("fieldPath"))
             .filter(|p| !p.is_empty())
-            .and_then(|p| field_path::normalize(p, node).ok())
+            .and_then(|p| smd_schema::crd::normalize_rule_field_path(p, node).ok())
             .filter(|p| !p.is_empty());
         Rule {
             source,

@@ -76,11 +76,11 @@ impl RuleNode {
         if node.embedded {
             node.with_type_and_object_meta();
         }
-        node.rules = Rule::read_all(m, &node);
+        node.rules = Rule::read_all(m);
         if let Some(entries) = m.get("allOf").and_then(Value::as_list) {
             for entry in entries {
                 if let Some(e) = entry.as_map() {
-                    let rules = Rule::read_all(e, &node);
+                    let rules = Rule::read_all(e);
                     if !rules.is_empty() {
                         node.all_of.push(rules);
                     }

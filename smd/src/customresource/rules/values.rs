@@ -3,7 +3,7 @@
 //! `double` (a whole number under `type: number` too), strings with the formats `date-time`,
 //! `date`, `duration` and `byte` as timestamps, durations and bytes, int-or-string as either;
 //! objects whose schema declares properties as maps keyed by the names a rule writes
-//! ([`escape`](super::escape)), without their null members; `x-kubernetes-list-type: set` and
+//! (`smd_cel::check::escape_property`), without their null members; `x-kubernetes-list-type: set` and
 //! `map` lists equal to another list regardless of order.
 
 use std::sync::Arc;
@@ -13,8 +13,8 @@ use smd_cel::time::{Duration, Timestamp};
 use smd_cel::value::{HostList, List, Map};
 use smd_fieldpath::Value;
 
-use super::escape::escape;
 use super::schema::RuleNode;
+use smd_cel::check::escape_property as escape;
 
 /// The CEL value of `value` under `node`.
 pub(crate) fn to_cel(value: &Value, node: &RuleNode) -> Cel {
