@@ -419,3 +419,7 @@ pub(crate) trait SizeEstimator {
 fn estimate_cost(_parsed: &Parsed, _checked: &Checked, _sizes: &dyn SizeEstimator) -> CostEstimate {
     CostEstimate { min: 0, max: 0 }
 }
+
+#[cfg(test)]
+#[path = "cost_tests.rs"]
+mod tests;

@@ -1,0 +1,126 @@
+//! Replays `tests/data/crd_cost.json` (gogen crdcost): for every schema node of the CRD
+//! scenarios, the cardinality the API server gives it and, for nodes with rules, the smallest
+//! size and the size estimates its rule compiler answers for paths from `self`.
+
+use super::{Sizes, children_per_value};
+use smd_fieldpath::{Map, Value};
+use std::collections::BTreeMap;
+
+fn corpus() -> serde_json::Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/crd_cost.json");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Every node with its path (as gogen writes it), cardinality and whether it is a resource.
+fn nodes<'a>(root: &'a Map) -> Vec<(String, &'a Map, Option<u64>, bool)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(String::new(), root, Some(1u64), true)];
+    while let Some((path, m, cardinality, resource)) = stack.pop() {
+        let below = cardinality.and_then(|c| Some(c.saturating_mul(children_per_value(m)?)));
+        let mut child = |key: String, v: &'a Value| {
+            if let Some(s) = v.as_map() {
+                let embedded = matches!(
+                    s.get("x-kubernetes-embedded-resource"),
+                    Some(Value::Bool(true))
+                );
+                stack.push((format!("{path}.{key}"), s, below, embedded));
+            }
+        };
+        if let Some(props) = m.get("properties").and_then(Value::as_map) {
+            for (k, p) in props.iter() {
+                child(format!("properties[{k}]"), p);
+            }
+        }
+        if let Some(a) = m.get("additionalProperties") {
+            child("additionalProperties".to_owned(), a);
+        }
+        if let Some(i) = m.get("items") {
+            child("items".to_owned(), i);
+        }
+        out.push((path, m, cardinality, resource));
+    }
+    out
+}
+
+#[test]
+fn sizes_and_cardinalities_match_the_api_server() {
+    let corpus = corpus();
+    let cases = corpus["cases"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    assert!(!cases.is_empty(), "empty corpus");
+    let (mut failures, mut checked) = (Vec::new(), 0);
+    for case in cases {
+        let name = format!("{} {}", case["case"], case["version"]);
+        let schema = Value::from(case["schema"].clone());
+        let Some(root) = schema.as_map() else {
+            failures.push(format!("{name}: schema is not an object"));
+            continue;
+        };
+        let expected: BTreeMap<&str, &serde_json::Value> = case["nodes"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|n| (n["path"].as_str().unwrap_or(""), n))
+            .collect();
+        let found = nodes(root);
+        if found.len() != expected.len() {
+            failures.push(format!(
+                "{name}: {} nodes, Go has {}",
+                found.len(),
+                expected.len()
+            ));
+        }
+        for (path, m, cardinality, resource) in found {
+            let Some(want) = expected.get(path.as_str()) else {
+                failures.push(format!("{name} {path}: not in Go's nodes"));
+                continue;
+            };
+            checked += 1;
+            if want["cardinality"].as_u64() != cardinality {
+                failures.push(format!(
+                    "{name} {path}: cardinality {cardinality:?}, Go {}",
+                    want["cardinality"]
+                ));
+            }
+            let Some(sizes) = want["sizes"].as_object() else {
+                continue;
+            };
+            let Some(ours) = Sizes::of(m, resource) else {
+                failures.push(format!("{name} {path}: no sizes, Go has some"));
+                continue;
+            };
+            if Some(ours.min_size) != want["minSize"].as_i64() {
+                failures.push(format!(
+                    "{name} {path}: smallest size {}, Go {}",
+                    ours.min_size, want["minSize"]
+                ));
+            }
+            for (steps, size) in sizes {
+                checked += 1;
+                let steps: Vec<String> = steps.split('.').map(str::to_owned).collect();
+                let got = ours.at(&steps).map(|s| s.max);
+                if got != size.as_u64() {
+                    failures.push(format!(
+                        "{name} {path}: {}: {got:?}, Go {size}",
+                        steps.join(".")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
