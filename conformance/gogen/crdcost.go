@@ -12,7 +12,9 @@ package main
 //     (CELSchemaContext.TypeInfo): minSize (MinSerializedSize) and sizes, the
 //     size estimate for every path of at most three steps from self (field
 //     names, @items, @values, @keys), walked as the rule compiler's
-//     sizeEstimator walks it: {0, MaxElements} of the node reached.
+//     sizeEstimator walks it: {0, MaxElements} of the node reached; and for
+//     each rule, cel.Compile's MaxCost, MaxCardinality and
+//     MessageExpressionMaxCost.
 //
 // smd's schema/src/crd/cost_tests.rs replays the file.
 
@@ -29,7 +31,10 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	apiextensionscel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -156,6 +161,7 @@ func crdCostWalk(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaCont
 			sizes := jObject{}
 			crdCostSizes(info.DeclType, "self", 0, sizes)
 			node["sizes"] = sizes
+			node["rules"] = crdCostRules(info)
 		}
 	}
 	*out = append(*out, node)
@@ -174,6 +180,29 @@ func crdCostWalk(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaCont
 	if s.Items != nil && s.Items.Schema != nil {
 		crdCostWalk(s.Items.Schema, ctx.ChildItemsContext(s.Items.Schema), path+".items", out)
 	}
+}
+
+// crdCostRules compiles a node's rules as a CRD create does (the new
+// expressions' environment of the default compatibility version) and records
+// each one's estimated cost (MaxCost), the node's cardinality bound where its
+// ancestors give none (MaxCardinality) and its messageExpression's cost; the
+// numbers are 0 where the expression does not compile.
+func crdCostRules(info *validation.CELTypeInfo) []any {
+	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	results, err := apiextensionscel.Compile(info.Schema, info.DeclType, celconfig.PerCallLimit, envSet, apiextensionscel.NewExpressionsEnvLoader())
+	if err != nil {
+		return nil
+	}
+	out := make([]any, len(results))
+	for i, r := range results {
+		out[i] = jObject{
+			"compiled":                 r.Error == nil && r.Program != nil,
+			"maxCost":                  jNumber(strconv.FormatUint(r.MaxCost, 10)),
+			"maxCardinality":           jNumber(strconv.FormatUint(r.MaxCardinality, 10)),
+			"messageExpressionMaxCost": jNumber(strconv.FormatUint(r.MessageExpressionMaxCost, 10)),
+		}
+	}
+	return out
 }
 
 // crdCostSizes records {0, MaxElements} for the path reaching t and for every

@@ -234,20 +234,10 @@ fn check_rules(
     budget: &mut Budget,
     out: &mut Vec<FieldError>,
 ) {
-    let mut objects = Vec::new();
-    let Some(self_type) = decl_type(m, resource, SELF_TYPE, &mut objects, 0) else {
+    let Some((env_old, env_optional)) = rule_envs(m, resource) else {
         return;
     };
     let sizes = Sizes::of(m, resource);
-    let mut env = Env::new();
-    for (name, fields) in objects {
-        env = env.object(&name, fields);
-    }
-    let env_old = env.clone().variable("oldSelf", self_type.clone());
-    let env_optional = env
-        .variable("oldSelf", Type::optional(self_type.clone()))
-        .variable("self", self_type.clone());
-    let env_old = env_old.variable("self", self_type);
     let empty = Map::new();
     for (i, rule) in rules.iter().enumerate() {
         let r = rule.as_map().unwrap_or(&empty);
@@ -330,11 +320,27 @@ fn check_rules(
     }
 }
 
+/// The environments a node's rules are compiled in: `self` and `oldSelf` of the node's type,
+/// and the same with `oldSelf` optional (`optionalOldSelf`).
+pub(super) fn rule_envs(m: &Map, resource: bool) -> Option<(Env, Env)> {
+    let mut objects = Vec::new();
+    let self_type = decl_type(m, resource, SELF_TYPE, &mut objects, 0)?;
+    let mut env = Env::new();
+    for (name, fields) in objects {
+        env = env.object(&name, fields);
+    }
+    let env_old = env.clone().variable("oldSelf", self_type.clone());
+    let env_optional = env
+        .variable("oldSelf", Type::optional(self_type.clone()))
+        .variable("self", self_type.clone());
+    Some((env_old.variable("self", self_type), env_optional))
+}
+
 /// A compiled expression: its tree and its types.
-type Compiled = (smd_cel::ast::Parsed, smd_cel::check::Checked);
+pub(super) type Compiled = (smd_cel::ast::Parsed, smd_cel::check::Checked);
 
 /// Compiles one expression, or gives the server's detail.
-fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<Compiled, String> {
+pub(super) fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<Compiled, String> {
     let (failed, not_typed) = if what.is_empty() {
         (
             "compilation failed",
