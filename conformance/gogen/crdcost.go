@@ -14,12 +14,15 @@ package main
 //     names, @items, @values, @keys), walked as the rule compiler's
 //     sizeEstimator walks it: {0, MaxElements} of the node reached; and for
 //     each rule, cel.Compile's MaxCost, MaxCardinality and
-//     MessageExpressionMaxCost.
+//     MessageExpressionMaxCost;
+//   - costErrors: the CRD's validation errors about estimated costs, which
+//     the numbers above give (smd's test recomputes them from the numbers).
 //
 // smd's schema/src/crd/cost_tests.rs replays the file.
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -27,11 +30,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	apiextensionscel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -90,7 +95,11 @@ func crdCostCases(path string) ([]any, error) {
 		if !ok {
 			continue
 		}
-		for _, v := range crd.Spec.Versions {
+		costErrors, shared, err := crdCostErrors(crd.DeepCopy())
+		if err != nil {
+			return nil, genErrorf("%s: %v", c.Name, err)
+		}
+		for i, v := range crd.Spec.Versions {
 			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 				continue
 			}
@@ -104,10 +113,37 @@ func crdCostCases(path string) ([]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, jObject{"case": c.Name, "version": v.Name, "schema": schema, "nodes": nodes})
+			out = append(out, jObject{
+				"case": c.Name, "version": v.Name, "index": i, "shared": shared,
+				"schema": schema, "nodes": nodes, "costErrors": costErrors,
+			})
 		}
 	}
 	return out, nil
+}
+
+// crdCostErrors validates a CRD as a create (as kind crd does) and keeps the
+// errors about estimated costs, sorted; shared says whether its versions have
+// one schema (then the server validates spec.validation).
+func crdCostErrors(crd *apiextensionsv1.CustomResourceDefinition) ([]any, bool, error) {
+	crdScheme.Default(crd)
+	internal := &apiextensions.CustomResourceDefinition{}
+	if err := crdScheme.Convert(crd, internal, nil); err != nil {
+		return nil, false, err
+	}
+	var lines []string
+	for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), internal) {
+		text := e.Error()
+		if e.Type == field.ErrorTypeForbidden && strings.Contains(text, "estimated") {
+			lines = append(lines, text)
+		}
+	}
+	sort.Strings(lines)
+	out := make([]any, len(lines))
+	for i, l := range lines {
+		out[i] = l
+	}
+	return out, internal.Spec.Validation != nil, nil
 }
 
 // plainJSON is a value as its JSON text reads back, numbers as int64 or float64.

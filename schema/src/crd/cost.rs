@@ -304,13 +304,13 @@ pub(crate) enum Part {
 }
 
 impl Budget {
-    /// Costs one compiled expression of a node whose sizes are `sizes` and which can occur
-    /// `cardinality` times (`None`: unbounded), at `at` (`...x-kubernetes-validations[i]`).
+    /// Counts one expression whose estimated cost is `estimate`, of a node whose sizes are
+    /// `sizes` and which can occur `cardinality` times (`None`: unbounded), at `at`
+    /// (`...x-kubernetes-validations[i]`).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn observe(
         &mut self,
-        parsed: &Parsed,
-        checked: &Checked,
+        estimate: u64,
         sizes: &Sizes,
         cardinality: Option<u64>,
         part: Part,
@@ -318,7 +318,6 @@ impl Budget {
         pointer: &str,
         out: &mut Vec<FieldError>,
     ) {
-        let estimate = estimate_cost(parsed, checked, sizes).max;
         let (cost, name, field) = match part {
             Part::Rule => {
                 let times_seen = cardinality.unwrap_or_else(|| sizes.fitting_in_request());
@@ -374,6 +373,11 @@ impl Budget {
             pointer: pointer.to_owned(),
         });
     }
+}
+
+/// The largest cost cel-go estimates for an expression over values of these sizes.
+pub(crate) fn estimate(parsed: &Parsed, checked: &Checked, sizes: &Sizes) -> u64 {
+    estimate_cost(parsed, checked, sizes).max
 }
 
 /// The server's words for a cost over its limit; the factor as Go's `%f` or `%.1f` writes it.

@@ -191,3 +191,94 @@ fn sizes_and_cardinalities_match_the_api_server() {
             .join("\n")
     );
 }
+
+/// The limits, with cel-go's own estimates fed in: the cost errors of each CRD must be the
+/// server's, whatever smd's estimator answers.
+#[test]
+fn budget_with_cel_go_estimates_gives_the_server_errors() {
+    let corpus = corpus();
+    let cases = corpus["cases"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut by_case: BTreeMap<&str, Vec<&serde_json::Value>> = BTreeMap::new();
+    for case in cases {
+        by_case
+            .entry(case["case"].as_str().unwrap_or(""))
+            .or_default()
+            .push(case);
+    }
+    let (mut failures, mut with_errors) = (Vec::new(), 0);
+    for (name, versions) in &by_case {
+        let mut out = Vec::new();
+        for version in versions {
+            let shared = version["shared"] == true;
+            let base = match shared {
+                true => "spec.validation.openAPIV3Schema".to_owned(),
+                false => format!("spec.versions[{}].schema.openAPIV3Schema", version["index"]),
+            };
+            let schema = Value::from(version["schema"].clone());
+            let Some(root) = schema.as_map() else {
+                continue;
+            };
+            let nodes: BTreeMap<String, (&Map, Option<u64>, bool)> = nodes(root)
+                .into_iter()
+                .map(|(p, m, c, r)| (p, (m, c, r)))
+                .collect();
+            let mut budget = super::Budget::default();
+            for node in version["nodes"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
+                let path = node["path"].as_str().unwrap_or("");
+                let (Some(rules), Some(&(m, cardinality, resource))) =
+                    (node["rules"].as_array(), nodes.get(path))
+                else {
+                    continue;
+                };
+                let Some(sizes) = Sizes::of(m, resource) else {
+                    continue;
+                };
+                for (i, rule) in rules.iter().enumerate() {
+                    if rule["compiled"] != true {
+                        continue;
+                    }
+                    let at = format!("{base}{path}.x-kubernetes-validations[{i}]");
+                    for (key, part) in [
+                        ("maxCost", super::Part::Rule),
+                        ("messageExpressionMaxCost", super::Part::MessageExpression),
+                    ] {
+                        let estimate = rule[key].as_u64().unwrap_or(0);
+                        budget.observe(estimate, &sizes, cardinality, part, &at, "", &mut out);
+                    }
+                }
+            }
+            budget.finish(&base, "", &mut out);
+            if shared {
+                break;
+            }
+        }
+        let mut ours: Vec<String> = out.into_iter().map(|e| e.go_text).collect();
+        ours.sort();
+        let go: Vec<&str> = versions[0]["costErrors"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .collect();
+        with_errors += usize::from(!go.is_empty());
+        if ours != go {
+            failures.push(format!("{name}:\n  smd {ours:#?}\n  Go  {go:#?}"));
+        }
+    }
+    assert!(with_errors > 20, "only {with_errors} CRDs with cost errors");
+    assert!(
+        failures.is_empty(),
+        "{} of {} CRDs differ:\n{}",
+        failures.len(),
+        by_case.len(),
+        failures.join("\n")
+    );
+}

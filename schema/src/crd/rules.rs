@@ -263,8 +263,7 @@ fn check_rules(
             if let Some(sizes) = &sizes {
                 let (parsed, checked) = compiled;
                 budget.observe(
-                    parsed,
-                    checked,
+                    cost::estimate(parsed, checked, sizes),
                     sizes,
                     v.cardinality,
                     part,
