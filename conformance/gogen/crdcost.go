@@ -18,7 +18,7 @@ package main
 //   - costErrors: the CRD's validation errors about estimated costs, which
 //     the numbers above give (smd's test recomputes them from the numbers).
 //
-// smd's schema/src/crd/cost_tests.rs replays the file.
+// smd-schema's src/crd/cost/tests.rs replays the file.
 
 import (
 	"bytes"

@@ -2,8 +2,8 @@
 //! scenarios, the cardinality the API server gives it and, for nodes with rules, the smallest
 //! size and the size estimates its rule compiler answers for paths from `self`.
 
-use super::super::rules::{compile, rule_envs};
 use super::{Sizes, children_per_value, estimate_cost};
+use crate::crd::rules::{compile, rule_envs};
 use smd_cel::check::Type;
 use smd_fieldpath::{Map, Value};
 use std::collections::BTreeMap;

@@ -1,28 +1,12 @@
-//! The estimated cost limits the API server puts on a CRD's `x-kubernetes-validations`
-//! (apiextensions-apiserver v0.37.2 `validation.go` and `cel_validation.go`, with the sizes of
-//! apiserver's `SchemaDeclType`).
-//!
-//! A rule's cost is cel-go's estimate (its `max`) times the number of times its node can occur
-//! in one object (its cardinality); more than 10,000,000 is refused, as is a message expression
-//! costing more (not multiplied: the server does not). Every cost also counts towards the
-//! schema's total, refused above 100,000,000 together with its (at most four) largest parts.
-//! The estimator asks how large a value reached from `self` can be; the answers come from the
-//! schema (`maxItems`, `maxProperties`, `maxLength`, formats, enums) or, where it sets no
-//! bound, from the largest request the server accepts and the value's smallest JSON form.
+//! How large the values of a schema node can be, as apiserver's `SchemaDeclType` records it
+//! for the cost estimator (`MaxElements`, `MinSerializedSize`), and how many times a node's
+//! children can occur.
 
-// Until smd-cel's estimator replaces the STAND-IN below, the sizes are computed but not read.
-#![allow(dead_code)]
-
-use smd_cel::ast::Parsed;
-use smd_cel::check::{Checked, escape_property};
+use smd_cel::check::escape_property;
 use smd_fieldpath::{MAX_DEPTH, Map, Value};
 
-use super::validate::FieldError;
+use super::{SizeEstimate, SizeEstimator};
 
-/// The largest estimated cost of one rule or message expression.
-const EXPRESSION_LIMIT: u64 = 10_000_000;
-/// The largest estimated cost of all the rules of one version's schema.
-const TOTAL_LIMIT: u64 = 100_000_000;
 /// The largest request the API server reads (3 MiB): what bounds a value the schema does not.
 const MAX_REQUEST: i64 = 3 * 1024 * 1024;
 /// A string without `maxLength`: the request less its two quotes.
@@ -34,7 +18,7 @@ const UNBOUNDED_STRING: i64 = MAX_REQUEST - 2;
 #[derive(Debug, Clone)]
 pub(crate) struct Sizes {
     max_elements: i64,
-    min_size: i64,
+    pub(super) min_size: i64,
     shape: Shape,
 }
 
@@ -71,13 +55,14 @@ impl Sizes {
 
     /// How many times a node of this type could occur in one request: the bound the server
     /// uses for a rule whose ancestors set no `maxItems` or `maxProperties`.
-    fn fitting_in_request(&self) -> u64 {
-        u64::try_from(MAX_REQUEST / self.min_size.saturating_add(1).max(1)).unwrap_or(0)
+    pub(super) fn fitting_in_request(&self) -> u64 {
+        // Go converts the signed quotient as is.
+        per_request(MAX_REQUEST, self.min_size, 1) as u64
     }
 
     /// The size of what `path` reaches (cel-go's node path: a variable, then field names,
     /// `@items`, `@values`, `@keys`); both `self` and `oldSelf` start from this node.
-    fn at(&self, path: &[String]) -> Option<SizeEstimate> {
+    pub(super) fn at(&self, path: &[String]) -> Option<SizeEstimate> {
         let mut node = self;
         for step in path.iter().skip(1) {
             node = match (step.as_str(), &node.shape) {
@@ -125,7 +110,7 @@ fn sizes(m: &Map, resource: bool, depth: usize) -> Option<Sizes> {
     let node = match m.get("type").and_then(Value::as_str)? {
         "array" => {
             let items = child(m.get("items")?)?;
-            let max = int(m, "maxItems").unwrap_or((MAX_REQUEST - 2) / (items.min_size + 1));
+            let max = int(m, "maxItems").unwrap_or(per_request(MAX_REQUEST - 2, items.min_size, 1));
             Sizes {
                 max_elements: max,
                 min_size: 2,
@@ -137,7 +122,8 @@ fn sizes(m: &Map, resource: bool, depth: usize) -> Option<Sizes> {
                 .is_some_and(|a| a.as_map().is_some()) =>
         {
             let values = child(m.get("additionalProperties")?)?;
-            let max = int(m, "maxProperties").unwrap_or((MAX_REQUEST - 2) / (values.min_size + 6));
+            let max =
+                int(m, "maxProperties").unwrap_or(per_request(MAX_REQUEST - 2, values.min_size, 6));
             Sizes {
                 max_elements: max,
                 min_size: 2,
@@ -168,6 +154,14 @@ fn sizes(m: &Map, resource: bool, depth: usize) -> Option<Sizes> {
         _ => return None,
     };
     Some(node)
+}
+
+/// How many values of `min_size` bytes and `separator` more fit in `bytes` (sizes only
+/// overflow on schemas far larger than any request; Go divides by zero there, smd says 0).
+fn per_request(bytes: i64, min_size: i64, separator: i64) -> i64 {
+    bytes
+        .checked_div(min_size.wrapping_add(separator))
+        .unwrap_or(0)
 }
 
 /// The longest string of an enum, in bytes (other values count as 0).
@@ -286,144 +280,3 @@ pub(crate) fn children_per_value(m: &Map) -> Option<u64> {
         _ => Some(1),
     }
 }
-
-/// The estimated costs of one version's rules, and the errors for those over the limits.
-#[derive(Debug, Default)]
-pub(crate) struct Budget {
-    total: u64,
-    /// The (at most four) largest costs of at least 1% of the total's limit, largest first;
-    /// among equal costs the first seen.
-    largest: Vec<(u64, String, String)>,
-}
-
-/// What a rule is costed as: `rule` (times its node's cardinality) or `messageExpression`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Part {
-    Rule,
-    MessageExpression,
-}
-
-impl Budget {
-    /// Counts one expression whose estimated cost is `estimate`, of a node whose sizes are
-    /// `sizes` and which can occur `cardinality` times (`None`: unbounded), at `at`
-    /// (`...x-kubernetes-validations[i]`).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn observe(
-        &mut self,
-        estimate: u64,
-        sizes: &Sizes,
-        cardinality: Option<u64>,
-        part: Part,
-        at: &str,
-        pointer: &str,
-        out: &mut Vec<FieldError>,
-    ) {
-        let (cost, name, field) = match part {
-            Part::Rule => {
-                let times_seen = cardinality.unwrap_or_else(|| sizes.fitting_in_request());
-                (
-                    estimate.saturating_mul(times_seen),
-                    "estimated rule cost",
-                    "rule",
-                )
-            }
-            Part::MessageExpression => (
-                estimate,
-                "estimated messageExpression cost",
-                "messageExpression",
-            ),
-        };
-        let path = format!("{at}.{field}");
-        if cost > EXPRESSION_LIMIT {
-            out.push(FieldError {
-                go_text: format!(
-                    "{path}: Forbidden: {}",
-                    over_budget(name, cost, EXPRESSION_LIMIT)
-                ),
-                pointer: pointer.to_owned(),
-            });
-        }
-        self.total = self.total.saturating_add(cost);
-        if cost >= TOTAL_LIMIT / 100 {
-            let place = self.largest.partition_point(|(c, _, _)| *c >= cost);
-            self.largest.insert(place, (cost, path, pointer.to_owned()));
-            self.largest.truncate(4);
-        }
-    }
-
-    /// The errors of a schema (at `path`) whose rules cost more than the limit in total.
-    pub(crate) fn finish(self, path: &str, pointer: &str, out: &mut Vec<FieldError>) {
-        if self.total <= TOTAL_LIMIT {
-            return;
-        }
-        for (_, at, pointer) in self.largest {
-            out.push(FieldError {
-                go_text: format!(
-                    "{at}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"
-                ),
-                pointer,
-            });
-        }
-        let what = "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema";
-        out.push(FieldError {
-            go_text: format!(
-                "{path}: Forbidden: {}",
-                over_budget(what, self.total, TOTAL_LIMIT)
-            ),
-            pointer: pointer.to_owned(),
-        });
-    }
-}
-
-/// The largest cost cel-go estimates for an expression over values of these sizes.
-pub(crate) fn estimate(parsed: &Parsed, checked: &Checked, sizes: &Sizes) -> u64 {
-    estimate_cost(parsed, checked, sizes).max
-}
-
-/// The server's words for a cost over its limit; the factor as Go's `%f` or `%.1f` writes it.
-fn over_budget(what: &str, cost: u64, limit: u64) -> String {
-    // As Go: both converted to float64 before dividing.
-    let factor = cost as f64 / limit as f64;
-    let factor = if factor > 100.0 {
-        "more than 100x".to_owned()
-    } else if factor < 1.5 {
-        format!("{factor:.6}x")
-    } else {
-        format!("{factor:.1}x")
-    };
-    format!(
-        "{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
-    )
-}
-
-// STAND-IN until smd_cel::estimate_cost lands: the interface smd-cel's estimator will have
-// (smd_cel::{SizeEstimate, CostEstimate, SizeEstimator, estimate_cost}); every cost is 0.
-
-/// The range of a value's size (STAND-IN for `smd_cel::SizeEstimate`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SizeEstimate {
-    pub min: u64,
-    pub max: u64,
-}
-
-/// The range of an expression's cost (STAND-IN for `smd_cel::CostEstimate`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CostEstimate {
-    #[allow(dead_code)]
-    pub min: u64,
-    pub max: u64,
-}
-
-/// STAND-IN for `smd_cel::SizeEstimator`.
-pub(crate) trait SizeEstimator {
-    fn estimate_size(&self, path: &[String]) -> Option<SizeEstimate>;
-}
-
-/// STAND-IN until smd_cel::estimate_cost lands.
-fn estimate_cost(_parsed: &Parsed, _checked: &Checked, _sizes: &dyn SizeEstimator) -> CostEstimate {
-    CostEstimate { min: 0, max: 0 }
-}
-
-#[cfg(test)]
-#[path = "cost_tests.rs"]
-mod tests;
