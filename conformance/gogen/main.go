@@ -9,6 +9,7 @@
 //	gogen gotypes [--out DIR]
 //	gogen quantities [--out FILE]
 //	gogen crdchecks [--out DIR]
+//	gogen crdcost [--out FILE]
 //	gogen yamlcorpus [--out FILE]
 //	gogen celeval [--out FILE]
 //	gogen celparse [--out DIR]
@@ -49,6 +50,11 @@ const usage = `usage:
       write the corpora of a custom resource's string checks: DIR/crd_formats.json (strfmt's
       formats, the post-processor's kept formats) and DIR/go_regexp.json (regexp.Compile and
       MatchString) (default ../../smd/tests/data, relative to the gogen module directory)
+  gogen crdcost [--out FILE]
+      write the sizes and cardinalities behind the estimated cost of CRD rules: for each schema
+      node of the CRDs of scenarios/crd/{cost,rules}.yaml, how many times it can occur and, for
+      nodes with rules, the size estimate of every path from self up to three steps
+      (default ../../schema/tests/data/crd_cost.json, relative to the gogen module directory)
   gogen yamlcorpus [--out FILE]
       write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
       for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
@@ -101,6 +107,8 @@ func main() {
 		os.Exit(runQuantities(os.Args[2:]))
 	case "crdchecks":
 		os.Exit(runCRDChecks(os.Args[2:]))
+	case "crdcost":
+		os.Exit(runCRDCost(os.Args[2:]))
 	case "yamlcorpus":
 		os.Exit(runYAMLCorpus(os.Args[2:]))
 	case "celeval":

@@ -37,6 +37,7 @@ use crate::openapi::Document;
 use crate::openapi::node::Node;
 use crate::{Atom, Schema, TypeDef, TypeRef};
 
+mod cost;
 mod internal;
 mod rules;
 mod validate;

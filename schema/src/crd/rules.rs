@@ -6,11 +6,12 @@
 //! string), or reads `oldSelf` where old and new values cannot be paired.
 //!
 //! The server names the self type `selfType` and a random number; smd writes `selfType0`.
-//! Not covered yet: the estimated cost limits.
+//! The estimated cost limits are `cost`'s.
 
 use smd_cel::check::{Env, Type, escape_property};
 use smd_fieldpath::{MAX_DEPTH, Map, Value};
 
+use super::cost::{self, Budget, Part, Sizes};
 use super::internal::validation_rule;
 use super::validate::FieldError;
 
@@ -25,6 +26,7 @@ pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<
         pointer: pointer.to_owned(),
         root: true,
         uncorrelatable: None,
+        cardinality: Some(1),
         depth: 0,
     }];
     // Nodes with rules, compiled once the walk knows which subtrees have schema errors.
@@ -43,12 +45,17 @@ pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<
             }
             pending.push((m, rules, v.clone_without_schema()));
         }
+        // How many times each child can occur: no bound below a list or map without one.
+        let cardinality = v
+            .cardinality
+            .and_then(|c| Some(c.saturating_mul(cost::children_per_value(m)?)));
         let child = |key: &str, schema, uncorrelatable| Visit {
             schema,
             path: format!("{}.{key}", v.path),
             pointer: format!("{}/{key}", v.pointer),
             root: false,
             uncorrelatable,
+            cardinality,
             depth: v.depth + 1,
         };
         if let Some(items) = m.get("items") {
@@ -81,6 +88,7 @@ pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<
                     pointer: format!("{}/properties/{}", v.pointer, pointer_escape(k)),
                     root: false,
                     uncorrelatable: forbid.clone(),
+                    cardinality,
                     depth: v.depth + 1,
                 });
             }
@@ -88,6 +96,7 @@ pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<
     }
     // The server compiles a node's rules only when neither it nor a node below has a schema
     // error.
+    let mut budget = Budget::default();
     for (m, rules, place) in pending {
         let below = |p: &String| {
             p == &place.path
@@ -96,9 +105,10 @@ pub(crate) fn validate(schema: &Value, path: &str, pointer: &str, out: &mut Vec<
         };
         if !refused.iter().any(below) {
             let resource = place.root || flag(m, "x-kubernetes-embedded-resource");
-            check_rules(m, rules, resource, &place, out);
+            check_rules(m, rules, resource, &place, &mut budget, out);
         }
     }
+    budget.finish(path, pointer, out);
 }
 
 /// Where a node is, for compiling its rules after the walk.
@@ -107,6 +117,7 @@ struct Place {
     pointer: String,
     root: bool,
     uncorrelatable: Option<String>,
+    cardinality: Option<u64>,
 }
 
 impl Visit<'_> {
@@ -116,6 +127,7 @@ impl Visit<'_> {
             pointer: self.pointer.clone(),
             root: self.root,
             uncorrelatable: self.uncorrelatable.clone(),
+            cardinality: self.cardinality,
         }
     }
 }
@@ -209,23 +221,23 @@ struct Visit<'a> {
     root: bool,
     /// The path of the highest node below which old and new values cannot be paired.
     uncorrelatable: Option<String>,
+    /// How many times the node can occur in one object (`None`: no bound but the request's).
+    cardinality: Option<u64>,
     depth: usize,
 }
 
-fn check_rules(m: &Map, rules: &[Value], resource: bool, v: &Place, out: &mut Vec<FieldError>) {
-    let mut objects = Vec::new();
-    let Some(self_type) = decl_type(m, resource, SELF_TYPE, &mut objects, 0) else {
+fn check_rules(
+    m: &Map,
+    rules: &[Value],
+    resource: bool,
+    v: &Place,
+    budget: &mut Budget,
+    out: &mut Vec<FieldError>,
+) {
+    let Some((env_old, env_optional)) = rule_envs(m, resource) else {
         return;
     };
-    let mut env = Env::new();
-    for (name, fields) in objects {
-        env = env.object(&name, fields);
-    }
-    let env_old = env.clone().variable("oldSelf", self_type.clone());
-    let env_optional = env
-        .variable("oldSelf", Type::optional(self_type.clone()))
-        .variable("self", self_type.clone());
-    let env_old = env_old.variable("self", self_type);
+    let sizes = Sizes::of(m, resource);
     let empty = Map::new();
     for (i, rule) in rules.iter().enumerate() {
         let r = rule.as_map().unwrap_or(&empty);
@@ -240,11 +252,26 @@ fn check_rules(m: &Map, rules: &[Value], resource: bool, v: &Place, out: &mut Ve
             &env_old
         };
         let at = format!("{}.x-kubernetes-validations[{i}]", v.path);
+        let pointer = format!("{}/x-kubernetes-validations/{i}", v.pointer);
         let push = |out: &mut Vec<FieldError>, text: String| {
             out.push(FieldError {
                 go_text: text,
-                pointer: format!("{}/x-kubernetes-validations/{i}", v.pointer),
+                pointer: pointer.clone(),
             })
+        };
+        let mut cost = |out: &mut Vec<FieldError>, compiled: &Compiled, part| {
+            if let Some(sizes) = &sizes {
+                let (parsed, checked) = compiled;
+                budget.observe(
+                    cost::estimate(parsed, checked, sizes),
+                    sizes,
+                    v.cardinality,
+                    part,
+                    &at,
+                    &pointer,
+                    out,
+                );
+            }
         };
         let mut shown = String::new();
         validation_rule(&mut shown, r);
@@ -255,17 +282,18 @@ fn check_rules(m: &Map, rules: &[Value], resource: bool, v: &Place, out: &mut Ve
                 Err(detail) => {
                     push(out, format!("{at}.rule: Invalid value: {shown}: {detail}"));
                 }
-                Ok(used) => {
-                    uses_old_self = used;
+                Ok(compiled) => {
+                    uses_old_self = compiled.1.variables.contains("oldSelf");
+                    cost(out, &compiled, Part::Rule);
                     let message = text("messageExpression");
-                    if !message.is_empty()
-                        && let Err(detail) =
-                            compile(message, env, Type::String, "messageExpression")
-                    {
-                        push(
-                            out,
-                            format!("{at}.messageExpression: Invalid value: {shown}: {detail}"),
-                        );
+                    if !message.is_empty() {
+                        match compile(message, env, Type::String, "messageExpression") {
+                            Err(detail) => push(
+                                out,
+                                format!("{at}.messageExpression: Invalid value: {shown}: {detail}"),
+                            ),
+                            Ok(compiled) => cost(out, &compiled, Part::MessageExpression),
+                        }
                     }
                 }
             }
@@ -291,8 +319,27 @@ fn check_rules(m: &Map, rules: &[Value], resource: bool, v: &Place, out: &mut Ve
     }
 }
 
-/// Compiles one expression: whether it reads `oldSelf`, or the server's detail.
-fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<bool, String> {
+/// The environments a node's rules are compiled in: `self` and `oldSelf` of the node's type,
+/// and the same with `oldSelf` optional (`optionalOldSelf`).
+pub(super) fn rule_envs(m: &Map, resource: bool) -> Option<(Env, Env)> {
+    let mut objects = Vec::new();
+    let self_type = decl_type(m, resource, SELF_TYPE, &mut objects, 0)?;
+    let mut env = Env::new();
+    for (name, fields) in objects {
+        env = env.object(&name, fields);
+    }
+    let env_old = env.clone().variable("oldSelf", self_type.clone());
+    let env_optional = env
+        .variable("oldSelf", Type::optional(self_type.clone()))
+        .variable("self", self_type.clone());
+    Some((env_old.variable("self", self_type), env_optional))
+}
+
+/// A compiled expression: its tree and its types.
+pub(super) type Compiled = (smd_cel::ast::Parsed, smd_cel::check::Checked);
+
+/// Compiles one expression, or gives the server's detail.
+pub(super) fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<Compiled, String> {
     let (failed, not_typed) = if what.is_empty() {
         (
             "compilation failed",
@@ -309,7 +356,7 @@ fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<bool, Stri
     if checked.output != want {
         return Err(not_typed.to_owned());
     }
-    Ok(checked.variables.contains("oldSelf"))
+    Ok((parsed, checked))
 }
 
 /// The type rules see for a schema node (`SchemaDeclType`), objects named as the server's
