@@ -84,7 +84,8 @@ func celEstimateTables() map[string][]sizeRow {
 			{p("self.spec.host"), 0, 253}, {p("self.spec.ports"), 0, 8},
 			{p("self.spec.items"), 0, 50}, {p("self.spec.items.@items.name"), 0, 12},
 			{p("self.spec.items.@items.value"), 0, 100},
-			{p("self.spec.config"), 0, 5}, {p("self.spec.config.@keys"), 0, 6},
+			{p("self.spec.config"), 0, 5}, {p("self.spec.config.@keys"), 0, 60},
+			{p("x.a.@keys.c"), 0, 20}, {p("x.a"), 0, 3}, {p("ll.@indices"), 0, 50},
 			{p("self.spec.config.@values"), 0, 7}, {p("self.spec.config.@values.name"), 0, 9},
 			{p("self.spec.config.@values.value"), 0, 11},
 		},
@@ -320,7 +321,12 @@ func celEstimateHandCases() []string {
 		"['a', 'bc'].join(',').size()", "s.lowerAscii()", "s.upperAscii()", "s.substring(1)", "s.substring(1, 3)",
 		"s.trim()", "s.lowerAscii().size()", "s.trim().contains('a')", "s.substring(2).size()", "s.split(',').all(e, e.size() > 0)",
 		"s.upperAscii() == 'A'", "self.spec.items.map(i, i.name).join(',')", "self.tags.join(',').size()",
-		"s.lowerAscii().upperAscii().trim().size()",
+		"s.lowerAscii().upperAscii().trim().size()", "s.replace('a', 'bb').contains('x')", "s.replace('', 'x').contains(s)",
+		"s.replace('abc', 'x').contains('y')", "s.replace(s, s).contains(s)", "s.split(',', -1).all(e, e.size() > 0)",
+		"s.split(',', 3).all(e, e.size() > 0)", "s.findAll('a').all(e, e.size() > 0)", "url(s).getHost().size()",
+		// result sizes past 2^64 wrap as cel-go's do
+		"strings.quote(s) + 'a'", "strings.quote(s).contains('a')", "bytes(s) + b'a'", "string(bytes(s)).contains('a')",
+		"(bytes(s) + bytes(s)).size()", "l.slice(2, 1).all(e, e > 0)", "lists.range(-1).all(e, e > 0)",
 		// lists extension
 		"l.slice(0, 1)", "l.slice(2, 1)", "l.slice(i, 2)", "l.slice(0, 2).size()", "ll.flatten()", "ll.flatten(1)",
 		"ll.flatten().size()", "lists.range(3)", "lists.range(i)", "lists.range(3).all(e, e > 0)", "l.reverse()",
@@ -343,6 +349,16 @@ func celEstimateHandCases() []string {
 		"self.spec.items.exists(i, i.name.startsWith(self.spec.host))", "self.tags.map(t, t + t).all(t, t.size() < 3)",
 		"self.spec.config.all(k, v, self.spec.config.all(k2, v2, k2 == k))", "self.spec.items.all(i, v, self.spec.items[i].name == v.name)",
 		"self.spec.items.exists(i, i.name.contains(self.spec.items[0].value))", "self.labels.map(k, self.labels[k]).all(v, v.size() > 0)",
+		// paths sharing a Go array: the key's path is overwritten by the value's
+		"self.spec.config.all(k, v, k == 'abcdefghijklmnopqrstuvwxyz0123456789')",
+		"self.spec.config.all(k, v, k.matches('[a-z]+'))", "self.spec.config.exists(k, v, k.startsWith(v.name))",
+		"self.spec.config.transformMap(k, v, k + v.name).all(k, v, v.size() > 0)",
+		"x.a.all(e, sets.contains(e.b, e.c))", "x.a.all(e, e.b.contains(e.c))", "x.a.all(e, e.c.contains(e.b))",
+		"x.a.all(k, v, k == v)", "x.a.all(e, e.b.all(f, e.c.size() > 0))",
+		// a two-variable comprehension's index has its own path
+		"ll.all(i, v, i == i)", "ll.all(i, v, v.size() == i)",
+		// an indexed literal's element size
+		"['abc', 'de'][0].contains('a')", "{'a': 'xyz'}['a'].contains('y')", "[['a', 'b']][0].all(e, e == 'a')",
 		"size(self.spec.items) < 5", "self.spec.items.size() + self.tags.size() < 9", "self == self", "self.spec == self.spec",
 		"self.tags == ['a']", "self.labels == {'a': 'b'}", "self.spec.items.all(i, i == self.spec.items[0])",
 	}

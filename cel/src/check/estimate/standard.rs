@@ -180,8 +180,10 @@ impl Coster<'_> {
                 let (ye, ne) = (yes.expr?, no.expr?);
                 let entry = union_entries(self.entry_size(ye), self.entry_size(ne));
                 self.set_entry_size(e.id, entry);
-                let (c, y, n) = (arg_costs[0], arg_costs[1], arg_costs[2]);
-                CallEstimate::sized(c.add(y.union(n)), result)
+                let [c, y, n] = arg_costs else {
+                    return None;
+                };
+                CallEstimate::sized(c.add(y.union(*n)), result)
             }
             ("add_string" | "add_bytes" | "add_list", _, [l, r]) => {
                 let result = size(l).add(size(r));
