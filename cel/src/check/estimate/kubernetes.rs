@@ -156,13 +156,13 @@ pub(super) fn estimate(
             let s = size(args.first()?);
             CallEstimate::cost(s.times(TRAVERSAL).times(FORMAT_REGEX * REGEX_PER_CHAR))
         }
-        "_==_" => equality(c, args),
+        "_==_" => equality(args),
         _ => None,
     }
 }
 
 /// Equality of two values of one Kubernetes library type.
-fn equality(c: &Coster, args: &[Node]) -> Option<CallEstimate> {
+fn equality(args: &[Node]) -> Option<CallEstimate> {
     let [lhs, rhs] = args else {
         return None;
     };
@@ -193,7 +193,6 @@ fn equality(c: &Coster, args: &[Node]) -> Option<CallEstimate> {
         "kubernetes.URL" => {
             // Kubernetes takes both sizes from the right-hand side.
             let max = rhs.computed.map_or(1, |s| s.max);
-            let _ = c;
             CallEstimate::cost(CostEstimate { min: 1, max }.times(TRAVERSAL))
         }
         _ => None,

@@ -7,7 +7,8 @@
 //! | module | what |
 //! |---|---|
 //! | `path` | field paths with Go's slice sharing, which cel-go's paths inherit |
-//! | `walk` | the walk: each node's cost, the sizes it tracks, comprehension scopes |
+//! | `walk` | the walk: each node's cost, comprehension scopes |
+//! | `sizes` | the sizes the walk tracks: of nodes, of containers' entries |
 //! | `standard` | calls: arguments, resolved overloads, cel-go's own costs of the standard ones |
 //! | `kubernetes` | Kubernetes' call estimates (`library.CostEstimator.EstimateCallCost`) |
 //! | `extensions` | the lists extension's and sets' overload estimators |
@@ -17,6 +18,7 @@
 mod extensions;
 mod kubernetes;
 mod path;
+mod sizes;
 mod standard;
 mod walk;
 

@@ -2,7 +2,8 @@
 //! overload's cost, asked of the extension estimators, then Kubernetes', then cel-go's own
 //! formulas for the standard overloads (else 1).
 
-use super::walk::{Coster, union_entries};
+use super::sizes::union_entries;
+use super::walk::Coster;
 use super::{
     CallEstimate, CostEstimate, Node, REGEX_PER_CHAR, SizeEstimate, TRAVERSAL, extensions,
     kubernetes,
