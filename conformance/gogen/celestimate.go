@@ -13,8 +13,9 @@ package main
 // "tables" holds the size tables by name; each case has "expr", "table" and
 // cel-go's "min" and "max", or "error" (EstimateCost's error) or "panic".
 // Cases are every expression of the celcheck corpus (hand and random) that
-// compiles here, estimated with the "none" and "small" tables, and hand cases
-// for each costed construct, estimated with every table.
+// compiles here and random rules over "self" (celEstimateRandomCases),
+// estimated with the "none" and "small" tables, and hand cases for each costed
+// construct, estimated with every table.
 
 import (
 	"flag"
@@ -198,6 +199,7 @@ func runCELEstimate(args []string) int {
 		return 1
 	}
 	_ = add(checkExprs, []string{"none", "small"}, false)
+	_ = add(celEstimateRandomCases(rand.New(rand.NewSource(1337)), 600), []string{"none", "small"}, false)
 	return writeCorpus("celestimate", *out, jObject{"tables": jTables, "cases": cases})
 }
 
@@ -362,4 +364,150 @@ func celEstimateHandCases() []string {
 		"size(self.spec.items) < 5", "self.spec.items.size() + self.tags.size() < 9", "self == self", "self.spec == self.spec",
 		"self.tags == ['a']", "self.labels == {'a': 'b'}", "self.spec.items.all(i, i == self.spec.items[0])",
 	}
+}
+
+// celEstimateRandomCases composes random well-typed rules over "self" and
+// the variables: comprehensions nested over the schema's lists and maps, with
+// string functions and comparisons of what they bind.
+func celEstimateRandomCases(r *rand.Rand, n int) []string {
+	type scoped struct{ name, kind string }
+	roots := []scoped{
+		{"self.name", "str"}, {"self.spec.host", "str"}, {"s", "str"}, {"self.tags", "liststr"},
+		{"ls", "liststr"}, {"self.spec.items", "listitem"}, {"self.labels", "mapstr"}, {"m", "mapint"},
+		{"self.spec.config", "mapitem"}, {"self.spec.ports", "listint"}, {"l", "listint"}, {"i", "int"},
+		{"self.spec.replicas", "int"}, {"mm", "mapmap"}, {"ll", "listlist"}, {"x.a", "dyn"},
+	}
+	var gen func(kind string, depth int, scope []scoped) string
+	pick := func(kind string, scope []scoped) []string {
+		var out []string
+		for _, v := range scope {
+			if v.kind == kind {
+				out = append(out, v.name)
+			}
+		}
+		return out
+	}
+	fresh := 0
+	newVar := func() string { fresh++; return fmt.Sprintf("v%d", fresh) }
+	// comprehension over a container of kind k, binding variables in scope
+	comp := func(depth int, scope []scoped) string {
+		kinds := []string{"liststr", "listitem", "mapstr", "mapitem", "listint", "mapint", "mapmap", "listlist", "dyn"}
+		k := kinds[r.Intn(len(kinds))]
+		rng := gen(k, depth-1, scope)
+		a, b := newVar(), newVar()
+		var inner []scoped
+		elem := map[string]string{"liststr": "str", "listitem": "item", "listint": "int", "listlist": "listint", "dyn": "dyn"}
+		key := map[string]string{"mapstr": "str", "mapitem": "str", "mapint": "str", "mapmap": "str"}
+		val := map[string]string{"mapstr": "str", "mapitem": "item", "mapint": "int", "mapmap": "mapstr"}
+		two := r.Intn(3) == 0
+		macro := []string{"all", "exists", "exists_one"}[r.Intn(3)]
+		switch {
+		case strings.HasPrefix(k, "map") && two:
+			inner = append([]scoped{{a, key[k]}, {b, val[k]}}, scope...)
+			return fmt.Sprintf("%s.%s(%s, %s, %s)", rng, []string{"all", "exists"}[r.Intn(2)], a, b, gen("bool", depth-1, inner))
+		case strings.HasPrefix(k, "map"):
+			inner = append([]scoped{{a, key[k]}}, scope...)
+		case two:
+			inner = append([]scoped{{a, "int"}, {b, elem[k]}}, scope...)
+			return fmt.Sprintf("%s.%s(%s, %s, %s)", rng, []string{"all", "exists"}[r.Intn(2)], a, b, gen("bool", depth-1, inner))
+		default:
+			inner = append([]scoped{{a, elem[k]}}, scope...)
+		}
+		return fmt.Sprintf("%s.%s(%s, %s)", rng, macro, a, gen("bool", depth-1, inner))
+	}
+	gen = func(kind string, depth int, scope []scoped) string {
+		vars := pick(kind, append(scope, roots...))
+		if depth <= 0 || r.Intn(3) == 0 {
+			if len(vars) > 0 {
+				return vars[r.Intn(len(vars))]
+			}
+		}
+		d := depth - 1
+		switch kind {
+		case "str":
+			opts := []func() string{
+				func() string { return "'abc'" },
+				func() string { return gen("str", d, scope) + " + " + gen("str", d, scope) },
+				func() string { return gen("str", d, scope) + ".lowerAscii()" },
+				func() string { return gen("str", d, scope) + ".replace('a', 'bc')" },
+				func() string { return gen("item", d, scope) + ".name" },
+				func() string { return gen("item", d, scope) + ".value" },
+				func() string { return gen("liststr", d, scope) + "[0]" },
+				func() string { return gen("mapstr", d, scope) + "['k']" },
+				func() string { return gen("liststr", d, scope) + ".join(',')" },
+				func() string {
+					return "(" + gen("bool", d, scope) + " ? " + gen("str", d, scope) + " : " + gen("str", d, scope) + ")"
+				},
+			}
+			return opts[r.Intn(len(opts))]()
+		case "bool":
+			opts := []func() string{
+				func() string { return gen("str", d, scope) + ".contains(" + gen("str", d, scope) + ")" },
+				func() string { return gen("str", d, scope) + ".startsWith(" + gen("str", d, scope) + ")" },
+				func() string { return gen("str", d, scope) + ".matches('^[a-z]+$')" },
+				func() string { return gen("str", d, scope) + " == " + gen("str", d, scope) },
+				func() string { return gen("str", d, scope) + ".size() < " + gen("int", d, scope) },
+				func() string { return gen("int", d, scope) + " in " + gen("listint", d, scope) },
+				func() string { return gen("str", d, scope) + " in " + gen("liststr", d, scope) },
+				func() string { return gen("bool", d, scope) + " && " + gen("bool", d, scope) },
+				func() string { return gen("bool", d, scope) + " || " + gen("bool", d, scope) },
+				func() string { return "has(self.spec.host)" },
+				func() string { return comp(depth, scope) },
+				func() string { return comp(depth, scope) },
+				func() string { return gen("dyn", d, scope) + " == " + gen("dyn", d, scope) },
+			}
+			return opts[r.Intn(len(opts))]()
+		case "int":
+			opts := []func() string{
+				func() string { return "1" },
+				func() string { return gen("str", d, scope) + ".size()" },
+				func() string { return gen("liststr", d, scope) + ".size()" },
+				func() string { return gen("listint", d, scope) + "[0]" },
+				func() string { return gen("mapint", d, scope) + "['k']" },
+			}
+			return opts[r.Intn(len(opts))]()
+		case "liststr":
+			a := newVar()
+			opts := []func() string{
+				func() string { return gen("str", d, scope) + ".split(',')" },
+				func() string { return "[" + gen("str", d, scope) + ", 'x']" },
+				func() string {
+					return gen("liststr", d, scope) + ".map(" + a + ", " + gen("str", d, append([]scoped{{a, "str"}}, scope...)) + ")"
+				},
+				func() string {
+					return gen("liststr", d, scope) + ".filter(" + a + ", " + gen("bool", d, append([]scoped{{a, "str"}}, scope...)) + ")"
+				},
+				func() string {
+					return gen("listitem", d, scope) + ".map(" + a + ", " + gen("str", d, append([]scoped{{a, "item"}}, scope...)) + ")"
+				},
+				func() string { return gen("liststr", d, scope) + " + " + gen("liststr", d, scope) },
+				func() string { return gen("mapstr", d, scope) + ".map(" + a + ", " + a + ")" },
+			}
+			return opts[r.Intn(len(opts))]()
+		case "listitem":
+			return "self.spec.items"
+		case "item":
+			opts := []func() string{
+				func() string { return gen("listitem", d, scope) + "[0]" },
+				func() string { return gen("mapitem", d, scope) + "['k']" },
+			}
+			return opts[r.Intn(len(opts))]()
+		case "listint":
+			return []string{"self.spec.ports", "l", "[1, 2]", "ll[0]"}[r.Intn(4)]
+		case "mapstr":
+			return []string{"self.labels", "mm['k']", "{'a': 'b'}"}[r.Intn(3)]
+		case "dyn":
+			return []string{"x", "x.a", "x.a.b", "lx[0]"}[r.Intn(4)]
+		}
+		if len(vars) > 0 {
+			return vars[r.Intn(len(vars))]
+		}
+		return map[string]string{"mapitem": "self.spec.config", "mapint": "m", "mapmap": "mm", "listlist": "ll"}[kind]
+	}
+	var out []string
+	for len(out) < n {
+		fresh = 0
+		out = append(out, gen("bool", 4, nil))
+	}
+	return out
 }
