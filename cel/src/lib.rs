@@ -27,7 +27,7 @@ pub mod parse;
 pub mod time;
 pub mod value;
 
-pub use check::check_types;
+pub use check::{CostEstimate, SizeEstimate, SizeEstimator, check_types, estimate_cost};
 pub use error::Error;
 pub use eval::{Activation, Outcome, check, evaluate};
 pub use library::Functions;

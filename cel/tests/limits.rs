@@ -93,7 +93,25 @@ fn chained_opt_maps_are_bounded() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
 
-/// The type checker walks every tree the parser accepts without exhausting a small stack.
+/// Sizes from no schema.
+struct NoSizes;
+
+impl smd_cel::SizeEstimator for NoSizes {
+    fn estimate_size(&self, _: &[String]) -> Option<smd_cel::SizeEstimate> {
+        None
+    }
+}
+
+/// Checks with `x` a dyn variable and, when that succeeds, estimates the cost.
+fn check_and_estimate(parsed: &smd_cel::ast::Parsed) {
+    let env = smd_cel::check::Env::new().variable("x", smd_cel::check::Type::Dyn);
+    if let Ok(checked) = smd_cel::check_types(parsed, &env) {
+        let _ = smd_cel::estimate_cost(parsed, &checked, &NoSizes);
+    }
+}
+
+/// The type checker and the cost estimate walk every tree the parser accepts without
+/// exhausting a small stack.
 #[test]
 fn checking_at_the_limit() {
     let shapes = [
@@ -119,8 +137,7 @@ fn checking_at_the_limit() {
                 .stack_size(STACK)
                 .spawn(move || {
                     if let Ok(parsed) = smd_cel::parse(&text) {
-                        let env = smd_cel::check::Env::new();
-                        let _ = smd_cel::check_types(&parsed, &env);
+                        check_and_estimate(&parsed);
                     }
                 })
                 .unwrap()
@@ -133,13 +150,15 @@ fn checking_at_the_limit() {
         ("'a'", ".size()"),
         ("1", " + 1"),
         ("x", ".?b"),
+        ("x", ".b"),
+        ("x", ".all(e, e)"),
     ] {
         let text = nested("", inner, close, 250);
         std::thread::Builder::new()
             .stack_size(STACK)
             .spawn(move || {
                 let parsed = smd_cel::parse(&text).unwrap();
-                let _ = smd_cel::check_types(&parsed, &smd_cel::check::Env::new());
+                check_and_estimate(&parsed);
             })
             .unwrap()
             .join()

@@ -15,6 +15,7 @@
 //	gogen celparse [--out DIR]
 //	gogen celk8s [--out FILE]
 //	gogen celcheck [--out DIR]
+//	gogen celestimate [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -76,6 +77,10 @@ const usage = `usage:
       with their checked type or compile errors (DIR/cel_check.json), and the environment's
       function declarations (DIR/../../src/check/declarations.txt)
       (default ../../cel/tests/data, relative to the gogen module directory)
+  gogen celestimate [--out FILE]
+      write the corpus of cel-go's static cost estimate as the Kubernetes 1.37 API server
+      estimates a CRD rule: expressions, size tables by path, cel-go's {min, max}
+      (default ../../cel/tests/data/cel_estimate.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -119,6 +124,8 @@ func main() {
 		os.Exit(runCELK8s(os.Args[2:]))
 	case "celcheck":
 		os.Exit(runCELCheck(os.Args[2:]))
+	case "celestimate":
+		os.Exit(runCELEstimate(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -18,6 +18,11 @@ pub(super) struct Checker<'a> {
     pub(super) used: std::collections::BTreeSet<String>,
     /// Member calls resolved as namespaced functions.
     qualified: std::collections::HashSet<ExprId>,
+    /// The overload ids each resolved call matched (cel-go's reference map).
+    pub(super) overloads: HashMap<ExprId, Vec<String>>,
+    /// Nodes cel-go rewrites while checking, with the name they take: selections resolved as
+    /// a qualified identifier, member calls resolved as a namespaced function.
+    pub(super) rewritten: HashMap<ExprId, String>,
     fresh: usize,
 }
 
@@ -51,6 +56,8 @@ impl<'a> Checker<'a> {
             issues: Vec::new(),
             used: Default::default(),
             qualified: Default::default(),
+            overloads: HashMap::new(),
+            rewritten: HashMap::new(),
             fresh: 0,
         }
     }
@@ -131,6 +138,7 @@ impl<'a> Checker<'a> {
             && let Some(t) = self.lookup_qualified(&name)
         {
             self.set(e, t);
+            self.rewritten.insert(e.id, name);
             return;
         }
         let t = self.select_field(e.id, operand, field, false);
@@ -298,6 +306,7 @@ impl<'a> Checker<'a> {
             Some(overloads) => {
                 self.resolve(e, &name, overloads, None, args);
                 self.qualified.insert(e.id);
+                self.rewritten.insert(e.id, name);
                 true
             }
             None => false,
@@ -342,6 +351,8 @@ impl<'a> Checker<'a> {
         let t = self.select_field(e.id, operand, name, true);
         let t = self.mapping.substitute(&t, false);
         self.set(e, t);
+        self.overloads
+            .insert(e.id, vec!["select_optional_field".to_string()]);
     }
 
     fn resolve(
@@ -370,6 +381,9 @@ impl<'a> Checker<'a> {
                 }
                 let t = if failed { Type::Error } else { Type::Bool };
                 self.set(e, t);
+                if !failed {
+                    self.overloads.insert(e.id, vec![o.id.clone()]);
+                }
                 return;
             }
             let mut fresh = Mapping::default();
@@ -384,6 +398,7 @@ impl<'a> Checker<'a> {
                 .collect();
             let res = fresh.substitute(&o.result, false);
             if self.mapping.assignable_list(&arg_types, &params) {
+                self.overloads.entry(e.id).or_default().push(o.id.clone());
                 let t = self.mapping.substitute(&res, false);
                 result = Some(match result {
                     None => t,

@@ -11,15 +11,18 @@
 //! | `checker` | the walk typing every node |
 //! | `escape` | a schema property's name as a rule writes it |
 //! | `validate` | the AST validators the environment runs after a successful check |
+//! | `estimate` | the static cost estimate the API server refuses a rule by |
 
 mod checker;
 mod decls;
 mod escape;
+mod estimate;
 mod types;
 mod validate;
 
 pub use decls::{OverloadDecl, declarations};
 pub use escape::escape_property;
+pub use estimate::{CostEstimate, SizeEstimate, SizeEstimator, estimate_cost};
 pub use types::Type;
 
 use crate::ast::{ExprId, Parsed};
@@ -68,6 +71,13 @@ pub struct Checked {
     /// The names its identifiers resolve to, variables and comprehension variables alike
     /// (the names of cel-go's reference map, which the API server searches for `oldSelf`).
     pub variables: BTreeSet<String>,
+    /// The overload ids each call node resolved to, in declaration order (cel-go's reference
+    /// map; a call with dynamic arguments may match several).
+    pub overloads: HashMap<ExprId, Vec<String>>,
+    /// The nodes cel-go's checker rewrites, with the name they take: a selection chain that
+    /// names a variable or type becomes that identifier; a member call on a namespace
+    /// (`strings.quote(s)`) becomes a global call of the qualified function, without target.
+    pub rewritten: HashMap<ExprId, String>,
 }
 
 /// One checker error before it has a place.
@@ -123,6 +133,8 @@ pub fn check_types(parsed: &Parsed, env: &Env) -> Result<Checked, CheckErrors> {
         output,
         types,
         variables: std::mem::take(&mut c.used),
+        overloads: std::mem::take(&mut c.overloads),
+        rewritten: std::mem::take(&mut c.rewritten),
     })
 }
 
