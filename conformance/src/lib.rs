@@ -79,66 +79,6 @@ const NOT_UTF8: &str = "Go strings are bytes: Go keeps invalid UTF-8 inside stri
 /// Cases where smd differs from Go on purpose: (scenario file, case, reason). The runner checks
 /// that each of them still differs, so this list cannot go stale silently.
 pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
-    ("crd/cost.yaml", "byte-format-contains", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cardinality-factor-large", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cardinality-factor-medium", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cardinality-factor-small", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cardinality-overflow", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cardinality-product", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cost-and-compile-errors", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cost-shared-schema", COST_ESTIMATOR),
-    ("crd/cost.yaml", "cost-two-versions", COST_ESTIMATOR),
-    ("crd/cost.yaml", "date-time-string-list", COST_ESTIMATOR),
-    ("crd/cost.yaml", "embedded-resource-kind", COST_ESTIMATOR),
-    ("crd/cost.yaml", "embedded-resource-name", COST_ESTIMATOR),
-    ("crd/cost.yaml", "int-or-string-items-rule", COST_ESTIMATOR),
-    ("crd/cost.yaml", "int-or-string-unbounded", COST_ESTIMATOR),
-    ("crd/cost.yaml", "list-of-required-objects", COST_ESTIMATOR),
-    (
-        "crd/cost.yaml",
-        "list-unbounded-strings-bounded",
-        COST_ESTIMATOR,
-    ),
-    ("crd/cost.yaml", "map-of-lists", COST_ESTIMATOR),
-    (
-        "crd/cost.yaml",
-        "map-values-in-unbounded-map",
-        COST_ESTIMATOR,
-    ),
-    ("crd/cost.yaml", "message-expression-over", COST_ESTIMATOR),
-    ("crd/cost.yaml", "nested-all-all", COST_ESTIMATOR),
-    ("crd/cost.yaml", "nested-unbounded-lists", COST_ESTIMATOR),
-    ("crd/cost.yaml", "other-format-unbounded", COST_ESTIMATOR),
-    (
-        "crd/cost.yaml",
-        "preserve-unknown-fields-object",
-        COST_ESTIMATOR,
-    ),
-    (
-        "crd/cost.yaml",
-        "required-fields-smallest-size",
-        COST_ESTIMATOR,
-    ),
-    ("crd/cost.yaml", "required-with-default", COST_ESTIMATOR),
-    (
-        "crd/cost.yaml",
-        "rule-and-message-expression-over",
-        COST_ESTIMATOR,
-    ),
-    (
-        "crd/cost.yaml",
-        "string-rule-in-unbounded-list",
-        COST_ESTIMATOR,
-    ),
-    (
-        "crd/cost.yaml",
-        "string-rule-unbounded-string-bounded-list",
-        COST_ESTIMATOR,
-    ),
-    ("crd/cost.yaml", "total-over-one-node", COST_ESTIMATOR),
-    ("crd/cost.yaml", "total-over-several-nodes", COST_ESTIMATOR),
-    ("crd/cost.yaml", "total-with-over-rules", COST_ESTIMATOR),
-    ("crd/cost.yaml", "unbounded-list-of-strings", COST_ESTIMATOR),
     ("fieldset/parse.yaml", "invalid-utf8-field-name", NOT_UTF8),
     ("fieldset/parse.yaml", "invalid-utf8-in-value", NOT_UTF8),
     ("pathelement/parse.yaml", "field-invalid-utf8", NOT_UTF8),
@@ -189,11 +129,6 @@ const UNNAMED_ITEMS: &str = "Go's ToFieldSet names the items of a list without a
     be written (`invalid PathElement`); smd's path elements cannot be empty, so its ToFieldSet \
     fails at once with the reason (`element 0: invalid indexing of non-associative list`). \
     Both refuse such a set; Compare and Merge refuse such lists in both.";
-
-/// TEMPORARY: why smd does not yet refuse the rules whose estimated cost is over the limits.
-const COST_ESTIMATOR: &str = "the CRD checks cost each rule with smd-cel's cost estimator, not \
-    merged yet: until it is, a stand-in estimates every expression at 0, so only the cases whose \
-    rules are all cheap agree (remove these entries when smd_cel::estimate_cost replaces it).";
 
 /// Why smd cannot give Go's answer when both ways of ignoring fields are configured.
 const BOTH_IGNORES: &str = "Go's Updater holds IgnoredFields and IgnoreFilter side by side and \

@@ -16,6 +16,8 @@ pub(super) struct Checker<'a> {
     pub(super) issues: Vec<Issue>,
     /// The names identifiers resolved to (variables and comprehension variables).
     pub(super) used: std::collections::BTreeSet<String>,
+    /// Type names only the schema type provider resolves, in the order checked.
+    pub(super) unplannable: Vec<String>,
     /// Member calls resolved as namespaced functions.
     qualified: std::collections::HashSet<ExprId>,
     /// The overload ids each resolved call matched (cel-go's reference map).
@@ -55,6 +57,7 @@ impl<'a> Checker<'a> {
             mapping: Mapping::default(),
             issues: Vec::new(),
             used: Default::default(),
+            unplannable: Vec::new(),
             qualified: Default::default(),
             overloads: HashMap::new(),
             rewritten: HashMap::new(),
@@ -84,7 +87,13 @@ impl<'a> Checker<'a> {
             self.used.insert(name.to_string());
             return Some(t.clone());
         }
-        type_ident(name).map(|t| Type::Type(Some(Box::new(t))))
+        let named = match name {
+            "duration" if self.env.schema_types => Some(Type::Duration),
+            "timestamp" if self.env.schema_types => Some(Type::Timestamp),
+            _ => return type_ident(name).map(|t| Type::Type(Some(Box::new(t)))),
+        };
+        self.unplannable.push(name.to_string());
+        named.map(|t| Type::Type(Some(Box::new(t))))
     }
 
     fn undeclared(&mut self, id: ExprId, name: &str) {

@@ -35,6 +35,7 @@ use std::fmt;
 pub struct Env {
     variables: HashMap<String, Type>,
     objects: HashMap<String, HashMap<String, Type>>,
+    schema_types: bool,
 }
 
 impl Env {
@@ -56,6 +57,14 @@ impl Env {
         self
     }
 
+    /// Names types as the API server's schema type provider (apiserver's `DeclTypeProvider`,
+    /// which compiles a CRD's rules) does: besides the standard names, `duration` and
+    /// `timestamp` are the types of those values.
+    pub fn schema_types(mut self) -> Env {
+        self.schema_types = true;
+        self
+    }
+
     fn field_type(&self, object: &str, field: &str) -> Option<&Type> {
         self.objects.get(object)?.get(field)
     }
@@ -71,6 +80,10 @@ pub struct Checked {
     /// The names its identifiers resolve to, variables and comprehension variables alike
     /// (the names of cel-go's reference map, which the API server searches for `oldSelf`).
     pub variables: BTreeSet<String>,
+    /// Type names the checker resolved through the schema type provider ([`Env::schema_types`])
+    /// that cel-go's planner cannot make values of: a program naming one fails to instantiate
+    /// (`reference to undefined type: duration`), in the order checked.
+    pub undefined_types: Vec<String>,
     /// The overload ids each call node resolved to, in declaration order (cel-go's reference
     /// map; a call with dynamic arguments may match several).
     pub overloads: HashMap<ExprId, Vec<String>>,
@@ -133,6 +146,7 @@ pub fn check_types(parsed: &Parsed, env: &Env) -> Result<Checked, CheckErrors> {
         output,
         types,
         variables: std::mem::take(&mut c.used),
+        undefined_types: std::mem::take(&mut c.unplannable),
         overloads: std::mem::take(&mut c.overloads),
         rewritten: std::mem::take(&mut c.rewritten),
     })

@@ -324,7 +324,7 @@ fn check_rules(
 pub(super) fn rule_envs(m: &Map, resource: bool) -> Option<(Env, Env)> {
     let mut objects = Vec::new();
     let self_type = decl_type(m, resource, SELF_TYPE, &mut objects, 0)?;
-    let mut env = Env::new();
+    let mut env = Env::new().schema_types();
     for (name, fields) in objects {
         env = env.object(&name, fields);
     }
@@ -340,21 +340,28 @@ pub(super) type Compiled = (smd_cel::ast::Parsed, smd_cel::check::Checked);
 
 /// Compiles one expression, or gives the server's detail.
 pub(super) fn compile(source: &str, env: &Env, want: Type, what: &str) -> Result<Compiled, String> {
-    let (failed, not_typed) = if what.is_empty() {
+    let (failed, not_typed, not_instantiated) = if what.is_empty() {
         (
             "compilation failed",
             "cel expression must evaluate to a bool",
+            "program instantiation failed",
         )
     } else {
         (
             "messageExpression compilation failed",
             "messageExpression must evaluate to a string",
+            "messageExpression instantiation failed",
         )
     };
     let parsed = smd_cel::parse(source).map_err(|e| format!("{failed}: {e}"))?;
     let checked = smd_cel::check_types(&parsed, env).map_err(|e| format!("{failed}: {e}"))?;
     if checked.output != want {
         return Err(not_typed.to_owned());
+    }
+    if let Some(name) = checked.undefined_types.first() {
+        return Err(format!(
+            "{not_instantiated}: reference to undefined type: {name}"
+        ));
     }
     Ok((parsed, checked))
 }

@@ -10,13 +10,11 @@
 //! schema (`maxItems`, `maxProperties`, `maxLength`, formats, enums) or, where it sets no
 //! bound, from the largest request the server accepts and the value's smallest JSON form.
 
-// Until smd-cel's estimator replaces the STAND-IN below, the sizes are computed but not read.
-#![allow(dead_code)]
-
 mod sizes;
 
 use smd_cel::ast::Parsed;
 use smd_cel::check::Checked;
+use smd_cel::estimate_cost;
 
 use super::validate::FieldError;
 pub(crate) use sizes::{Sizes, children_per_value};
@@ -132,34 +130,6 @@ fn over_budget(what: &str, cost: u64, limit: u64) -> String {
     format!(
         "{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
     )
-}
-
-// STAND-IN until smd_cel::estimate_cost lands: the interface smd-cel's estimator will have
-// (smd_cel::{SizeEstimate, CostEstimate, SizeEstimator, estimate_cost}); every cost is 0.
-
-/// The range of a value's size (STAND-IN for `smd_cel::SizeEstimate`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SizeEstimate {
-    pub min: u64,
-    pub max: u64,
-}
-
-/// The range of an expression's cost (STAND-IN for `smd_cel::CostEstimate`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CostEstimate {
-    #[allow(dead_code)]
-    pub min: u64,
-    pub max: u64,
-}
-
-/// STAND-IN for `smd_cel::SizeEstimator`.
-pub(crate) trait SizeEstimator {
-    fn estimate_size(&self, path: &[String]) -> Option<SizeEstimate>;
-}
-
-/// STAND-IN until smd_cel::estimate_cost lands.
-fn estimate_cost(_parsed: &Parsed, _checked: &Checked, _sizes: &dyn SizeEstimator) -> CostEstimate {
-    CostEstimate { min: 0, max: 0 }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use smd_cel::check::escape_property;
 use smd_fieldpath::{MAX_DEPTH, Map, Value};
 
-use super::{SizeEstimate, SizeEstimator};
+use smd_cel::{SizeEstimate, SizeEstimator};
 
 /// The largest request the API server reads (3 MiB): what bounds a value the schema does not.
 const MAX_REQUEST: i64 = 3 * 1024 * 1024;

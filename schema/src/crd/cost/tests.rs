@@ -8,10 +8,6 @@ use smd_cel::check::Type;
 use smd_fieldpath::{Map, Value};
 use std::collections::BTreeMap;
 
-/// Whether the estimated costs must equal cel-go's: false while the STAND-IN estimator
-/// answers 0 (the test then only counts them); true once smd_cel::estimate_cost replaces it.
-const ESTIMATOR: bool = false;
-
 fn corpus() -> serde_json::Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/crd_cost.json");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -157,7 +153,7 @@ fn sizes_and_cardinalities_match_the_api_server() {
                     costs_total += 1;
                     if go[key].as_u64() == Some(cost) {
                         costs_agree += 1;
-                    } else if ESTIMATOR {
+                    } else {
                         failures.push(format!(
                             "{name} {path}: rule {i} {key}: {cost}, Go {}",
                             go[key]
