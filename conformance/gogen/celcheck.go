@@ -16,7 +16,6 @@ package main
 // DIR defaults to ../../cel/tests/data from the module directory.
 
 import (
-	"flag"
 	"fmt"
 	"math/rand"
 	"os"
@@ -59,19 +58,9 @@ var celCheckVars = []struct {
 }
 
 func runCELCheck(args []string) int {
-	fs := flag.NewFlagSet("celcheck", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (default ../../cel/tests/data from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("celcheck", args, "directory", "cel", "tests", "data")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "cel", "tests", "data")
 	}
 	base := environment.MustBaseEnvSet(version.MajorMinor(1, 37)).StoredExpressionsEnv()
 	decls := celDeclarations(base)
@@ -99,7 +88,7 @@ func runCELCheck(args []string) int {
 	files := []struct {
 		path string
 		text []byte
-	}{{filepath.Join(*out, "..", "..", "src", "check", "declarations.txt"), []byte(decls)}}
+	}{{filepath.Join(out, "..", "..", "src", "check", "declarations.txt"), []byte(decls)}}
 	text, err := writeJSON(corpus, true)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gogen: celcheck: %v\n", err)
@@ -108,7 +97,7 @@ func runCELCheck(args []string) int {
 	files = append(files, struct {
 		path string
 		text []byte
-	}{filepath.Join(*out, "cel_check.json"), text})
+	}{filepath.Join(out, "cel_check.json"), text})
 	for _, f := range files {
 		changed, err := writeIfChanged(f.path, f.text)
 		if err != nil {

@@ -18,12 +18,10 @@ package main
 // construct, estimated with every table.
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -119,19 +117,9 @@ func (t tableSizes) EstimateCallCost(string, string, *checker.AstNode, []checker
 }
 
 func runCELEstimate(args []string) int {
-	fs := flag.NewFlagSet("celestimate", flag.ContinueOnError)
-	out := fs.String("out", "", "output file (default ../../cel/tests/data/cel_estimate.json from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("celestimate", args, "file", "cel", "tests", "data", "cel_estimate.json")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "cel", "tests", "data", "cel_estimate.json")
 	}
 	baseSet := environment.MustBaseEnvSet(version.MajorMinor(1, 37))
 	self := celEstimateSelf()
@@ -200,7 +188,7 @@ func runCELEstimate(args []string) int {
 	}
 	_ = add(checkExprs, []string{"none", "small"}, false)
 	_ = add(celEstimateRandomCases(rand.New(rand.NewSource(1337)), 600), []string{"none", "small"}, false)
-	return writeCorpus("celestimate", *out, jObject{"tables": jTables, "cases": cases})
+	return writeCorpus("celestimate", out, jObject{"tables": jTables, "cases": cases})
 }
 
 // celEstimateCompile compiles an expression; cel-go's homogeneous-aggregate

@@ -29,12 +29,10 @@ package main
 
 import (
 	"encoding/base64"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -56,19 +54,9 @@ type celCase struct {
 }
 
 func runCELEval(args []string) int {
-	fs := flag.NewFlagSet("celeval", flag.ContinueOnError)
-	out := fs.String("out", "", "output file (default ../../cel/tests/data/cel_eval.json from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("celeval", args, "file", "cel", "tests", "data", "cel_eval.json")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "cel", "tests", "data", "cel_eval.json")
 	}
 	base := environment.MustBaseEnvSet(version.MajorMinor(1, 37)).StoredExpressionsEnv()
 	cases := append(celHandCases(), celRandomCases(rand.New(rand.NewSource(4242)), 3000)...)
@@ -81,7 +69,7 @@ func runCELEval(args []string) int {
 		}
 		rows = append(rows, row)
 	}
-	return writeCorpus("celeval", *out, jObject{"cases": rows})
+	return writeCorpus("celeval", out, jObject{"cases": rows})
 }
 
 func celEvalCase(base *cel.Env, c celCase) (jObject, error) {

@@ -15,11 +15,9 @@ package main
 // semver texts and their mutations.
 
 import (
-	"flag"
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -36,19 +34,9 @@ type k8sCase struct {
 }
 
 func runCELK8s(args []string) int {
-	fs := flag.NewFlagSet("celk8s", flag.ContinueOnError)
-	out := fs.String("out", "", "output file (default ../../smd/tests/data/cel_k8s.json from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("celk8s", args, "file", "smd", "tests", "data", "cel_k8s.json")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "smd", "tests", "data", "cel_k8s.json")
 	}
 	base := environment.MustBaseEnvSet(version.MajorMinor(1, 37)).StoredExpressionsEnv()
 	cases := append(k8sHandCases(), k8sRandomCases(rand.New(rand.NewSource(1337)))...)
@@ -66,7 +54,7 @@ func runCELK8s(args []string) int {
 		}
 		rows = append(rows, row)
 	}
-	return writeCorpus("celk8s", *out, jObject{"cases": rows})
+	return writeCorpus("celk8s", out, jObject{"cases": rows})
 }
 
 func k8sRow(base *cel.Env, c k8sCase) (jObject, error) {

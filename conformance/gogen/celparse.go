@@ -20,7 +20,6 @@ package main
 // environment; generation fails if the two ever answer differently.
 
 import (
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -42,26 +41,16 @@ import (
 )
 
 func runCELParse(args []string) int {
-	fs := flag.NewFlagSet("celparse", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (default ../../cel/tests/data from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("celparse", args, "directory", "cel", "tests", "data")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "cel", "tests", "data")
 	}
 	corpus, err := celParseCorpus()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gogen: celparse: %v\n", err)
 		return 1
 	}
-	return writeCorpus("celparse", filepath.Join(*out, "cel_parse.json"), corpus)
+	return writeCorpus("celparse", filepath.Join(out, "cel_parse.json"), corpus)
 }
 
 type celParsers struct{ envs []*cel.Env }

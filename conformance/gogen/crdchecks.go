@@ -23,7 +23,6 @@ package main
 //     subjects}: patterns by hand, long ones, then seeded random ones.
 
 import (
-	"flag"
 	"fmt"
 	"math/rand"
 	"os"
@@ -37,19 +36,9 @@ import (
 )
 
 func runCRDChecks(args []string) int {
-	fs := flag.NewFlagSet("crdchecks", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (default ../../smd/tests/data from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("crdchecks", args, "directory", "smd", "tests", "data")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "smd", "tests", "data")
 	}
 	formats, err := formatCorpus()
 	if err != nil {
@@ -60,7 +49,7 @@ func runCRDChecks(args []string) int {
 		name   string
 		corpus any
 	}{{"crd_formats.json", formats}, {"go_regexp.json", regexpCorpus()}} {
-		if code := writeCorpus("crdchecks", filepath.Join(*out, f.name), f.corpus); code != 0 {
+		if code := writeCorpus("crdchecks", filepath.Join(out, f.name), f.corpus); code != 0 {
 			return code
 		}
 	}

@@ -12,7 +12,6 @@ package main
 // JSON, canonical as in goldens) and DIR/v1_37.gvk.json (the GVK index).
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,19 +21,9 @@ import (
 )
 
 func runEmbed(args []string) int {
-	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (default ../../schema/src/kubernetes from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("embed", args, "directory", "schema", "src", "kubernetes")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "schema", "src", "kubernetes")
 	}
 	files, err := embedFiles(3)
 	if err != nil {
@@ -42,7 +31,7 @@ func runEmbed(args []string) int {
 		return 1
 	}
 	for _, name := range sortedKeys(files) {
-		path := filepath.Join(*out, name)
+		path := filepath.Join(out, name)
 		changed, err := writeIfChanged(path, files[name])
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "gogen: embed: %v\n", err)

@@ -28,7 +28,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,26 +63,16 @@ var customTags = map[string]string{
 }
 
 func runGoTypes(args []string) int {
-	fs := flag.NewFlagSet("gotypes", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (default ../../smd/src/builtin from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("gotypes", args, "directory", "smd", "src", "builtin")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "smd", "src", "builtin")
 	}
 	tree, err := goTypesTree()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gogen: gotypes: %v\n", err)
 		return 1
 	}
-	return writeCorpus("gotypes", filepath.Join(*out, "gotypes.json"), tree)
+	return writeCorpus("gotypes", filepath.Join(out, "gotypes.json"), tree)
 }
 
 // builtinScheme registers every built-in group's external types.

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 const usage = `usage:
@@ -224,6 +225,27 @@ func runExamples(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// parseOut reads the only flag of a command that writes one corpus, --out, whose default is
+// rel (a file or a directory, as kind says) under the repository beside this module; false
+// once it has said why it cannot.
+func parseOut(name string, args []string, kind string, rel ...string) (string, bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	out := fs.String("out", "", fmt.Sprintf("output %s (default ../../%s from the module directory)", kind, strings.Join(rel, "/")))
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return "", false
+	}
+	if *out != "" {
+		return *out, true
+	}
+	dir, err := moduleDir()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
+		return "", false
+	}
+	return filepath.Join(append([]string{dir, "..", ".."}, rel...)...), true
 }
 
 // moduleDir finds the gogen module directory: the source directory recorded

@@ -20,11 +20,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -95,21 +91,11 @@ func roundTrip(input []byte) (any, error) {
 }
 
 func runQuantities(args []string) int {
-	fs := flag.NewFlagSet("quantities", flag.ContinueOnError)
-	out := fs.String("out", "", "output file (default ../../smd/tests/data/quantities.json from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("quantities", args, "file", "smd", "tests", "data", "quantities.json")
+	if !ok {
 		return 2
 	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "smd", "tests", "data", "quantities.json")
-	}
-	return writeCorpus("quantities", *out, quantityCorpus())
+	return writeCorpus("quantities", out, quantityCorpus())
 }
 
 // quantityEdges are texts chosen for the branches of ParseQuantity and

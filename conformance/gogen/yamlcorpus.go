@@ -16,11 +16,9 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -28,19 +26,9 @@ import (
 )
 
 func runYAMLCorpus(args []string) int {
-	fs := flag.NewFlagSet("yamlcorpus", flag.ContinueOnError)
-	out := fs.String("out", "", "output file (default ../../fieldpath/tests/data/sigs_yaml.json from the module directory)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(os.Stderr, usage)
+	out, ok := parseOut("yamlcorpus", args, "file", "fieldpath", "tests", "data", "sigs_yaml.json")
+	if !ok {
 		return 2
-	}
-	if *out == "" {
-		dir, err := moduleDir()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gogen: %v; pass --out\n", err)
-			return 2
-		}
-		*out = filepath.Join(dir, "..", "..", "fieldpath", "tests", "data", "sigs_yaml.json")
 	}
 	cases := []any{}
 	for _, text := range yamlCorpusTexts() {
@@ -69,7 +57,7 @@ func runYAMLCorpus(args []string) int {
 		}
 		cases = append(cases, jObject{"json": text, "yaml": string(written)})
 	}
-	return writeCorpus("yamlcorpus", *out, jObject{"cases": cases})
+	return writeCorpus("yamlcorpus", out, jObject{"cases": cases})
 }
 
 // yamlCorpusStrings are strings chosen by hand: each is written as a value, a
