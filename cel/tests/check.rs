@@ -2,8 +2,10 @@
 //! `gogen celcheck`) compiled with the same variables must give cel-go's type or its error
 //! text, except the documented known differences below.
 
+mod support;
+
 use serde_json::Value as Json;
-use smd_cel::check::{Env, Type};
+use smd_cel::check::Env;
 
 /// Cases where we knowingly answer differently, with the reason.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
@@ -18,27 +20,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
 ];
 
 fn env() -> Env {
-    let s = Type::String;
-    Env::new()
-        .variable("i", Type::Int)
-        .variable("u", Type::Uint)
-        .variable("d", Type::Double)
-        .variable("s", Type::String)
-        .variable("b", Type::Bytes)
-        .variable("t", Type::Bool)
-        .variable("x", Type::Dyn)
-        .variable("du", Type::Duration)
-        .variable("ts", Type::Timestamp)
-        .variable("l", Type::list(Type::Int))
-        .variable("ls", Type::list(Type::String))
-        .variable("lx", Type::list(Type::Dyn))
-        .variable("ll", Type::list(Type::list(Type::Int)))
-        .variable("m", Type::map(s.clone(), Type::Int))
-        .variable("mx", Type::map(s.clone(), Type::Dyn))
-        .variable("mm", Type::map(s.clone(), Type::map(s.clone(), s.clone())))
-        .variable("mi", Type::map(Type::Int, s.clone()))
-        .variable("o", Type::optional(Type::Int))
-        .variable("os", Type::optional(s))
+    support::celcheck_variables(Env::new())
 }
 
 fn answer(env: &Env, expr: &str) -> Result<String, String> {

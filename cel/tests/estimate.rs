@@ -4,6 +4,8 @@
 
 #![allow(clippy::expect_used)]
 
+mod support;
+
 use serde_json::Value as Json;
 use smd_cel::check::{Env, Type};
 use smd_cel::{SizeEstimate, SizeEstimator};
@@ -24,27 +26,7 @@ fn env() -> Env {
             .map(|(n, t)| (n.to_string(), t.clone()))
             .collect::<Vec<_>>()
     };
-    Env::new()
-        .schema_types()
-        .variable("i", Type::Int)
-        .variable("u", Type::Uint)
-        .variable("d", Type::Double)
-        .variable("s", Type::String)
-        .variable("b", Type::Bytes)
-        .variable("t", Type::Bool)
-        .variable("x", Type::Dyn)
-        .variable("du", Type::Duration)
-        .variable("ts", Type::Timestamp)
-        .variable("l", Type::list(Type::Int))
-        .variable("ls", Type::list(Type::String))
-        .variable("lx", Type::list(Type::Dyn))
-        .variable("ll", Type::list(Type::list(Type::Int)))
-        .variable("m", Type::map(s.clone(), Type::Int))
-        .variable("mx", Type::map(s.clone(), Type::Dyn))
-        .variable("mm", Type::map(s.clone(), Type::map(s.clone(), s.clone())))
-        .variable("mi", Type::map(Type::Int, s.clone()))
-        .variable("o", Type::optional(Type::Int))
-        .variable("os", Type::optional(s.clone()))
+    support::celcheck_variables(Env::new().schema_types())
         .variable("self", object("Self"))
         .object(
             "Self",
