@@ -161,6 +161,17 @@ func convertCRDs(input []byte) (any, error) {
 
 var selfTypeName = regexp.MustCompile(`selfType[0-9]+`)
 
+// normalizedFieldErrors sorts a CRD's field errors, the self type of CEL rules (named with a
+// random number, generateUniqueSelfTypeName) written selfType0.
+func normalizedFieldErrors(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = selfTypeName.ReplaceAllString(l, "selfType0")
+	}
+	sort.Strings(out)
+	return out
+}
+
 func convertCRD(crd *apiextensionsv1.CustomResourceDefinition) (any, error) {
 	crdScheme.Default(crd)
 	internal := &apiextensions.CustomResourceDefinition{}
@@ -170,11 +181,9 @@ func convertCRD(crd *apiextensionsv1.CustomResourceDefinition) (any, error) {
 	if errs := validation.ValidateCustomResourceDefinition(context.Background(), internal); len(errs) > 0 {
 		lines := make([]string, len(errs))
 		for i, e := range errs {
-			// The self type of CEL rules is named with a random number
-			// (generateUniqueSelfTypeName); the goldens name it selfType0.
-			lines[i] = selfTypeName.ReplaceAllString(e.Error(), "selfType0")
+			lines[i] = e.Error()
 		}
-		sort.Strings(lines)
+		lines = normalizedFieldErrors(lines)
 		list := make([]any, len(lines))
 		for i, l := range lines {
 			list[i] = l

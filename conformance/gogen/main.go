@@ -10,6 +10,7 @@
 //	gogen quantities [--out FILE]
 //	gogen crdchecks [--out DIR]
 //	gogen crdcost [--out FILE]
+//	gogen crdserver --scenarios DIR
 //	gogen yamlcorpus [--out FILE]
 //	gogen celeval [--out FILE]
 //	gogen celparse [--out DIR]
@@ -57,6 +58,11 @@ const usage = `usage:
       node of the CRDs of scenarios/crd/{cost,rules}.yaml, how many times it can occur and, for
       nodes with rules, the size estimate of every path from self up to three steps
       (default ../../schema/tests/data/crd_cost.json, relative to the gogen module directory)
+  gogen crdserver --scenarios DIR
+      send every CRD of DIR's crd scenarios to a real kube-apiserver as a dry-run create (the
+      server of SMD_APISERVER_URL, SMD_APISERVER_TOKEN and SMD_APISERVER_CA) and compare its
+      verdict and field errors with Go's validation, which writes the crd goldens; exit 1 on a
+      difference
   gogen yamlcorpus [--out FILE]
       write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
       for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
@@ -115,6 +121,8 @@ func main() {
 		os.Exit(runCRDChecks(os.Args[2:]))
 	case "crdcost":
 		os.Exit(runCRDCost(os.Args[2:]))
+	case "crdserver":
+		os.Exit(runCRDServer(os.Args[2:]))
 	case "yamlcorpus":
 		os.Exit(runYAMLCorpus(os.Args[2:]))
 	case "celeval":
