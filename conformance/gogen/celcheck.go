@@ -12,7 +12,10 @@ package main
 //     declared, each with "type" (the checked output type, cel-go's
 //     FormatCELType) or "error" (iss.Err().Error()). "hand" cases cover each
 //     function family and each checker error; "random" ones call random
-//     overloads with random, mostly well-typed arguments.
+//     overloads with random, mostly well-typed arguments; "format" ones
+//     exercise the strings extension's validator of literal format strings
+//     (every clause against every kind of element, argument counts, bad
+//     clauses and precisions, calls it leaves alone, several calls at once).
 // DIR defaults to ../../cel/tests/data from the module directory.
 
 import (
@@ -84,6 +87,7 @@ func runCELCheck(args []string) int {
 	corpus := jObject{
 		"hand":   answer(celCheckHandCases()),
 		"random": answer(celCheckRandomCases(r, base, 3000)),
+		"format": answer(celCheckFormatCases()),
 	}
 	files := []struct {
 		path string
@@ -341,4 +345,70 @@ func celCheckRandomCases(r *rand.Rand, env *cel.Env, n int) []string {
 func pickElem(r *rand.Rand, pool map[string][]string, keys []string) string {
 	k := keys[r.Intn(len(keys))]
 	return pool[k][r.Intn(len(pool[k]))]
+}
+
+// celCheckFormatCases cover the strings extension's static validator of
+// 'literal'.format([list literal]) calls (cel-go's stringFormatValidator):
+// a separate group, so that celestimate, which reuses the hand cases, is
+// unchanged by them.
+func celCheckFormatCases() []string {
+	clauses := []string{"%s", "%d", "%f", "%.3f", "%e", "%b", "%x", "%X", "%o"}
+	elements := []string{
+		"i", "u", "d", "s", "b", "t", "l", "m", "null", "du", "ts", "type(i)", "int", "x", "o",
+		"1", "1u", "1.5", "'a'", "b'a'", "true", "[1]", "{'a': 1}", "lx[0]", "mx.a", "dyn(1)",
+		"optional.none()", "[o]", "{'a': o}",
+	}
+	var out []string
+	for _, c := range clauses {
+		for _, e := range elements {
+			out = append(out, "'"+c+"'.format(["+e+"])")
+		}
+	}
+	return append(out,
+		// %% takes no argument
+		"'100%%'.format([])", "'%%'.format([1])", "'%%%d'.format([i])", "'%d%%'.format([i, 2])", "'%%d'.format(['a'])",
+		// nested aggregates in %s
+		"'%s'.format([[1, o]])", "'%s'.format([{'a': o}])", "'%s'.format([[[o]]])", "'%s'.format([[x, [ts, du]]])",
+		"'%s'.format([[?o]])", "'%s'.format([{?'a': o}])", "'%s'.format([{'a': [1, {'b': o}]}])",
+		"'%s'.format([[1, 'a'], [o]])", "'%s'.format([{1: 'a', 'b': [os]}])", "'%s'.format([[null, type(1), int]])",
+		"'%d'.format([[1]])", "'%s'.format([[optional.none(), o]])", "'%s'.format([ll])", "'%s'.format([[ll, [mm]]])",
+		// too many arguments
+		"'a'.format([x])", "''.format([1])", "'%d'.format([1, 2])", "'%s %s'.format([1, 2, 3])", "'%s'.format([o, 1])",
+		"'a'.format([o])", "''.format([[], {}])",
+		// too few: an index out of range
+		"'%d %d'.format([1])", "'%s'.format([])", "'%z'.format([])", "'%.3f %s'.format([1.0])", "'%'.format([])",
+		// bad clauses and precisions
+		"'%z'.format([1])", "'%5d'.format([1])", "'%'.format([1])", "'a%'.format([1])", "'%é'.format([1])",
+		`'%\u00e9'.format([1])`, "'%.'.format([1.0])", "'%.f'.format([1.0])", "'%.3'.format([1.0])", "'%.3d'.format([1])",
+		"'%.3s'.format(['a'])", "'%.3X'.format([1])", "'%.99999999999999999999f'.format([1.0])",
+		"'%.9223372036854775807f'.format([1.0])", "'%.9223372036854775808f'.format([1.0])", "'%.1000f'.format([1.0])",
+		"'%.-1f'.format([1.0])", "'%.007f'.format([1.0])", "'%D'.format([1])", "'%S'.format([1])", "'%.3z'.format([1])",
+		"'%.3e'.format(['a'])", "'%-d'.format([1])", "'% d'.format([1])", "'%.3.f'.format([1.0])",
+		// an error after good clauses
+		"'%d %d'.format([1, 'a'])", "'%d %z'.format([1, 2])", "'%s %d'.format([o, 'a'])", "'%s %s %d'.format([1, 2, 3, 4])",
+		"'%d %s'.format(['a', o])", "'%x %o %b'.format([s, i, d])",
+		// escapes and raw or triple-quoted targets
+		`'\x25d'.format(['a'])`, "r'%d'.format(['a'])", "'''%d'''.format(['a'])", `"%d".format(['a'])`, `'\045d'.format(['a'])`,
+		`'%s\n%d'.format([1, 'a'])`,
+		// not validated: a non-literal target or a non-list-literal argument
+		"s.format(['%d'])", "s.format([o])", "('%d' + '').format(['a'])", "'%d'.format(lx)", "'%d'.format(['a'] + [])",
+		"'%d'.format(x)", "x.format([o])", "'%d'.format(t ? ['a'] : [1])", "'%z'.format(lx)", "ls[0].format([o])",
+		"'%d'.format(l.map(e, 'a'))",
+		// inside other expressions
+		"size('%d'.format(['a']))", "['%d'.format(['a'])]", "l.map(e, '%d'.format([e]))", "l.map(e, '%s'.format([e, 'a']))",
+		"l.map(e, '%f'.format([e]))", "t ? '%s'.format([o]) : ''", "'%s'.format(['%d'.format(['a'])])",
+		"{'k': '%x'.format([t])}", "'%s'.format(['%d'.format([1])]).size()", "m.all(k, '%d'.format([k]) == k)",
+		"optional.of('%d'.format(['a']))", "'%d'.format(['a']) in ls",
+		// several calls: every one reports, in position order
+		"'%d'.format(['a']) + '%s'.format([o])", "'%s'.format([o]) + '%d'.format(['a'])",
+		"'%d'.format(['a']).size() + '%z'.format([1]).size()", "'%d'.format(['a']) == '%d'.format(['a'])",
+		"'%d'.format(['a']) +\n'%s'.format([o])", "'%s'.format(['%d'.format(['a']), o])",
+		"'%s'.format(['a', '%d'.format(['a'])])", "'a'.format([1]) + ''.format([2])",
+		// with the other validators
+		"'%d'.format([duration('x')])", "'%d'.format([timestamp('x')])", "'%s'.format([s.matches('[')])",
+		"size([1, 'a']) + size('%d'.format(['a']))", "'%d'.format([[1, 'a']])", "'%s'.format([[1, 'a'], duration('x')])",
+		"'%d'.format([size([1, 'a'])])",
+		// checker errors come first: the validators do not run
+		"'%d'.format(['a']) + nope", "'%d'.format([nope])",
+	)
 }

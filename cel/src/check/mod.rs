@@ -1,7 +1,8 @@
 //! The type checker: cel-go v0.29.2's `checker.Check` in the Kubernetes 1.37 environment
 //! for CRD validation rules (the standard declarations, the extensions and Kubernetes
 //! libraries the base environment has, cross-type numeric comparisons, optional types),
-//! followed by the environment's homogeneous-aggregate-literal validator. Errors print as
+//! followed by the environment's AST validators (literals, homogeneous aggregate literals,
+//! then the strings extension's literal format strings). Errors print as
 //! cel-go prints a compile's issues.
 //!
 //! | module | what |
@@ -11,12 +12,14 @@
 //! | `checker` | the walk typing every node |
 //! | `escape` | a schema property's name as a rule writes it |
 //! | `validate` | the AST validators the environment runs after a successful check |
+//! | `format` | the strings extension's validator of literal format strings, run after those |
 //! | `estimate` | the static cost estimate the API server refuses a rule by |
 
 mod checker;
 mod decls;
 mod escape;
 mod estimate;
+mod format;
 mod types;
 mod validate;
 
@@ -130,6 +133,7 @@ pub fn check_types(parsed: &Parsed, env: &Env) -> Result<Checked, CheckErrors> {
     let mut issues = std::mem::take(&mut c.issues);
     if issues.is_empty() {
         issues = validate::validate(&parsed.expr, &types);
+        issues.extend(format::validate(&parsed.expr, &types, &c.overloads));
     }
     if !issues.is_empty() {
         let errors = issues

@@ -1,6 +1,7 @@
 //! Text forms of values: Go's shortest `%g`-style doubles (`string(1e21)` is `1e+21`), the
 //! `%s` form of any value, and strings v2's `format`.
 
+use super::clauses::{Piece, pieces};
 use crate::error::{Error, Result};
 use crate::value::{List, Value};
 
@@ -78,43 +79,23 @@ fn clause_error(clause: &str, what: &str, v: &Value) -> Error {
 /// strings v2's `"...".format([args])`.
 pub(crate) fn format(text: &str, args: &List) -> Result<String> {
     let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    let mut next = 0usize;
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'%') {
-            chars.next();
-            out.push('%');
-            continue;
-        }
-        let mut precision: Option<usize> = None;
-        if chars.peek() == Some(&'.') {
-            chars.next();
-            let mut n = 0usize;
-            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                n = n.saturating_mul(10).saturating_add(d as usize).min(1000);
-                chars.next();
+    for piece in pieces(text, args.len()) {
+        match piece.map_err(|e| Error::new(e.to_string()))? {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Percent => out.push('%'),
+            Piece::Clause {
+                index,
+                verb,
+                precision,
+            } => {
+                let Some(arg) = args.get(index) else {
+                    return Err(Error::new(format!("index {index} out of range")));
+                };
+                // cel-go has no bound on the precision; ours keeps the text's size sane.
+                let precision = precision.map(|p| p.clamp(0, 1000) as usize);
+                out.push_str(&clause(char::from(verb), precision, &arg)?);
             }
-            precision = Some(n);
         }
-        let Some(verb) = chars.next() else {
-            return Err(Error::new(
-                "could not parse formatting clause: unexpected end of string",
-            ));
-        };
-        if !matches!(verb, 's' | 'd' | 'f' | 'e' | 'x' | 'X' | 'o' | 'b') {
-            return Err(Error::new(format!(
-                "could not parse formatting clause: unrecognized formatting clause \"{verb}\""
-            )));
-        }
-        let Some(arg) = args.get(next) else {
-            return Err(Error::new(format!("index {next} out of range")));
-        };
-        next += 1;
-        out.push_str(&clause(verb, precision, &arg)?);
     }
     Ok(out)
 }

@@ -3,6 +3,7 @@
 //! Kubernetes 1.37 environment has. Libraries outside this crate (quantity, IP, CIDR, URL,
 //! semver, format) register theirs with [`Functions::add`].
 
+pub(crate) mod clauses;
 mod format;
 mod k8s;
 mod lists;
