@@ -24,6 +24,115 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// What one scenario file's cases gave.
+#[derive(Default)]
+struct FileReport {
+    failures: Vec<String>,
+    passed: usize,
+    deviations: usize,
+    invariant_checks: usize,
+    skipped: Vec<String>,
+    types: std::collections::BTreeMap<&'static str, (usize, usize)>,
+}
+
+fn check_file(root: &Path, scenarios: &Path, file: &Path) -> FileReport {
+    let mut report = FileReport::default();
+    let relative = file.strip_prefix(scenarios).unwrap_or(file);
+    let golden_path = root.join("goldens").join(relative).with_extension("json");
+    let loaded = load_scenarios(file).and_then(|s| Ok((s, load_golden(&golden_path)?)));
+    let (scenario, golden) = match loaded {
+        Ok(pair) => pair,
+        Err(e) => {
+            report.failures.push(e);
+            return report;
+        }
+    };
+    for case in &scenario.cases {
+        let name = case.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+        let Some(expected) = golden.get(name) else {
+            report.failures.push(format!(
+                "{}: {name}: no golden (run conformance/regen)",
+                relative.display()
+            ));
+            continue;
+        };
+        if let Some(reason) = skip_reason(case) {
+            report
+                .skipped
+                .push(format!("{}: {name}: {reason}", relative.display()));
+            continue;
+        }
+        let relative_name = relative.to_string_lossy().replace('\\', "/");
+        let diffs = match run_case(case) {
+            Ok(actual) => {
+                let counted = relative_name.starts_with("openapi/");
+                if let Some((same, total)) = type_counts(expected, &actual).filter(|_| counted) {
+                    let group = if relative_name.starts_with("openapi/kubernetes/v2") {
+                        "Kubernetes v2 spec"
+                    } else if relative_name.starts_with("openapi/kubernetes/v3/") {
+                        "Kubernetes v3 documents"
+                    } else if relative_name == "openapi/kube-openapi-crds.yaml" {
+                        "kube-openapi's CRD documents"
+                    } else {
+                        "other OpenAPI scenarios"
+                    };
+                    let counts = report.types.entry(group).or_insert((0, 0));
+                    counts.0 += same;
+                    counts.1 += total;
+                }
+                if relative_name.starts_with("crd/") {
+                    let crds = |j: &serde_json::Value| {
+                        j.get("crds")
+                            .and_then(|c| c.as_array())
+                            .cloned()
+                            .unwrap_or_default()
+                    };
+                    for (go, ours) in crds(expected).iter().zip(crds(&actual).iter()) {
+                        if let Some((same, total)) = type_counts(go, ours) {
+                            let counts = report.types.entry("CRD scenarios").or_insert((0, 0));
+                            counts.0 += same;
+                            counts.1 += total;
+                        }
+                    }
+                }
+                let mut diffs = compare(case, expected, &actual);
+                if case.get("kind").and_then(|k| k.as_str()) == Some("updater") {
+                    // The updater fuzz target's invariants hold in Go's answers too.
+                    report.invariant_checks += 1;
+                    for broken in invariant_violations(case, expected) {
+                        diffs.push(format!(
+                            "Go breaks an invariant of the fuzz target: {broken}"
+                        ));
+                    }
+                }
+                diffs
+            }
+            Err(malformed) => vec![format!("malformed case: {malformed}")],
+        };
+        let known = KNOWN_DEVIATIONS
+            .iter()
+            .any(|(f, c, _)| *f == relative_name && *c == name);
+        if known {
+            if diffs.is_empty() {
+                report.failures.push(format!(
+                    "{relative_name}: {name}: listed as a known deviation but now agrees with Go: remove it from KNOWN_DEVIATIONS"
+                ));
+            } else {
+                report.deviations += 1;
+            }
+        } else if diffs.is_empty() {
+            report.passed += 1;
+        } else {
+            report.failures.push(format!(
+                "{}: {name}:\n    {}",
+                relative.display(),
+                diffs.join("\n    ")
+            ));
+        }
+    }
+    report
+}
+
 #[test]
 fn every_scenario_matches_its_golden() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -36,104 +145,43 @@ fn every_scenario_matches_its_golden() {
         scenarios.display()
     );
 
+    // The files are independent: as many at once as there are cores, reported in file order.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reports: std::sync::Mutex<Vec<(usize, FileReport)>> = Default::default();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    let report = check_file(root, &scenarios, file);
+                    reports
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, report));
+                }
+            });
+        }
+    });
+    let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
+    reports.sort_by_key(|(i, _)| *i);
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut deviations = 0;
     let mut invariant_checks = 0;
     let mut skipped = Vec::new();
     let mut types: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
-    for file in &files {
-        let relative = file.strip_prefix(&scenarios).unwrap_or(file);
-        let golden_path = root.join("goldens").join(relative).with_extension("json");
-        let loaded = load_scenarios(file).and_then(|s| Ok((s, load_golden(&golden_path)?)));
-        let (scenario, golden) = match loaded {
-            Ok(pair) => pair,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
-        for case in &scenario.cases {
-            let name = case.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-            let Some(expected) = golden.get(name) else {
-                failures.push(format!(
-                    "{}: {name}: no golden (run conformance/regen)",
-                    relative.display()
-                ));
-                continue;
-            };
-            if let Some(reason) = skip_reason(case) {
-                skipped.push(format!("{}: {name}: {reason}", relative.display()));
-                continue;
-            }
-            let relative_name = relative.to_string_lossy().replace('\\', "/");
-            let diffs = match run_case(case) {
-                Ok(actual) => {
-                    let counted = relative_name.starts_with("openapi/");
-                    if let Some((same, total)) = type_counts(expected, &actual).filter(|_| counted)
-                    {
-                        let group = if relative_name.starts_with("openapi/kubernetes/v2") {
-                            "Kubernetes v2 spec"
-                        } else if relative_name.starts_with("openapi/kubernetes/v3/") {
-                            "Kubernetes v3 documents"
-                        } else if relative_name == "openapi/kube-openapi-crds.yaml" {
-                            "kube-openapi's CRD documents"
-                        } else {
-                            "other OpenAPI scenarios"
-                        };
-                        let counts = types.entry(group).or_insert((0, 0));
-                        counts.0 += same;
-                        counts.1 += total;
-                    }
-                    if relative_name.starts_with("crd/") {
-                        let crds = |j: &serde_json::Value| {
-                            j.get("crds")
-                                .and_then(|c| c.as_array())
-                                .cloned()
-                                .unwrap_or_default()
-                        };
-                        for (go, ours) in crds(expected).iter().zip(crds(&actual).iter()) {
-                            if let Some((same, total)) = type_counts(go, ours) {
-                                let counts = types.entry("CRD scenarios").or_insert((0, 0));
-                                counts.0 += same;
-                                counts.1 += total;
-                            }
-                        }
-                    }
-                    let mut diffs = compare(case, expected, &actual);
-                    if case.get("kind").and_then(|k| k.as_str()) == Some("updater") {
-                        // The updater fuzz target's invariants hold in Go's answers too.
-                        invariant_checks += 1;
-                        for broken in invariant_violations(case, expected) {
-                            diffs.push(format!(
-                                "Go breaks an invariant of the fuzz target: {broken}"
-                            ));
-                        }
-                    }
-                    diffs
-                }
-                Err(malformed) => vec![format!("malformed case: {malformed}")],
-            };
-            let known = KNOWN_DEVIATIONS
-                .iter()
-                .any(|(f, c, _)| *f == relative_name && *c == name);
-            if known {
-                if diffs.is_empty() {
-                    failures.push(format!(
-                        "{relative_name}: {name}: listed as a known deviation but now agrees with Go: remove it from KNOWN_DEVIATIONS"
-                    ));
-                } else {
-                    deviations += 1;
-                }
-            } else if diffs.is_empty() {
-                passed += 1;
-            } else {
-                failures.push(format!(
-                    "{}: {name}:\n    {}",
-                    relative.display(),
-                    diffs.join("\n    ")
-                ));
-            }
+    for (_, r) in reports {
+        failures.extend(r.failures);
+        passed += r.passed;
+        deviations += r.deviations;
+        invariant_checks += r.invariant_checks;
+        skipped.extend(r.skipped);
+        for (group, (same, total)) in r.types {
+            let counts = types.entry(group).or_insert((0, 0));
+            counts.0 += same;
+            counts.1 += total;
         }
     }
     for skip in &skipped {
