@@ -6,14 +6,10 @@ package main
 // the real server's word that the Go oracle of CRD creation is the server's.
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,7 +19,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -56,7 +51,7 @@ func runCRDServer(args []string) int {
 			return 2
 		}
 		for _, c := range cases {
-			docs, err := jsonDocuments([]byte(c.Input))
+			docs, err := splitYAMLDocuments([]byte(c.Input))
 			if err != nil {
 				// Not a CRD stream the server could be sent; the goldens hold the read error.
 				continue
@@ -115,30 +110,6 @@ func crdCases(file string) ([]crdCase, error) {
 		}
 	}
 	return out, nil
-}
-
-// jsonDocuments splits a stream as convertCRDs reads it: each document as JSON, empty ones
-// skipped.
-func jsonDocuments(input []byte) ([][]byte, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(input)))
-	var docs [][]byte
-	for {
-		doc, err := reader.Read()
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		data, err := sigsyaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, err
-		}
-		if t := bytes.TrimSpace(data); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			continue
-		}
-		docs = append(docs, data)
-	}
 }
 
 // goValidation is convertCRD's verdict: the sorted field errors (none: valid); false when
