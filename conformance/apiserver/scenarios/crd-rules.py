@@ -263,7 +263,7 @@ case("rule-ratchet-status", "a status update leaving a failing spec field unchan
 case("rule-status", "status rules on the status subresource, with a transition rule", [
     post({}),
     {"method": "PUT", "path": P + "/g/status", "body": {**body({}), "metadata": {"name": "g", "resourceVersion": "{resourceVersion}"}, "status": {"phase": "Ready", "count": 3}}},
-    {"method": "PUT", "path": P + "/g/status", "body": {**body({}), "metadata": {"name": "g", "resourceVersion": "{resourceVersion}"}, "status": {"phase": "Gone", "count": 2}}}])
+    {"method": "PUT", "path": P + "/g/status", "body": {**body({}), "metadata": {"name": "g", "resourceVersion": "{resourceVersion}"}, "status": {"phase": "Gone", "count": 3}}}])
 case("rule-status-create", "a create's status is dropped before validation (status subresource)", [post({}, extra={"status": {"phase": "Gone"}}, stored=True)])
 case("rule-embedded-ok", "an embedded resource's rule", [post({"embedded": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm-a"}}}, stored=True)])
 case("rule-embedded-bad", "an embedded resource's rule fails", [post({"embedded": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}})])
