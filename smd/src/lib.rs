@@ -9,7 +9,9 @@
 //! * [`builtin`]: built-in objects as the API server decodes and defaults them;
 //! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch;
 //! * [`validation`]: what the registry refuses with 422 `Invalid`, in its words;
-//! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one.
+//! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one;
+//! * [`cluster`]: that server shared for tests, preloaded from YAML, its watches streamed;
+//!   with the `kube` feature a `tower::Service` for `kube::Client`.
 
 #![deny(missing_docs)]
 
@@ -17,6 +19,7 @@ pub use smd_fieldpath as fieldpath;
 
 pub mod apiserver;
 pub mod builtin;
+pub mod cluster;
 pub mod customresource;
 pub mod managedfields;
 pub mod merge;
