@@ -1,4 +1,26 @@
-//! smd: Kubernetes Server-Side Apply as a library.
+//! smd: Kubernetes Server-Side Apply as a library — what a kube-apiserver v1.37.2 answers to
+//! an apply (the object it stores, every `metadata.managedFields` entry, the conflicts it
+//! refuses), offline.
+//!
+//! Apply as the API server does it (here an autoscaler owns `spec.replicas`):
+//!
+//! ```
+//! use smd::cluster::Cluster;
+//!
+//! let cluster = Cluster::new();
+//! let deployment = |replicas| format!("{{apiVersion: apps/v1, kind: Deployment, metadata: {{name: web}},
+//!     spec: {{replicas: {replicas}, selector: {{matchLabels: {{app: web}}}},
+//!     template: {{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{{name: web, image: nginx}}]}}}}}}}}");
+//! assert_eq!(cluster.apply_yaml(&deployment(5), "hpa", false)?.code, 201);
+//! let refused = cluster.apply_yaml(&deployment(3), "kubectl", false)?;
+//! assert_eq!(refused.message(), Some("Apply failed with 1 conflict: conflict with \"hpa\": .spec.replicas"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The same cluster is a test double for a controller built on kube-rs (the `kube` feature):
+//! `kube::Client::new(cluster.service(), "default")` runs the application's code unchanged,
+//! with real conflicts, list and watch ([`cluster`]; a whole controller and its tests are in
+//! the repository's `examples/controller`).
 //!
 //! * [`fieldpath`]: values, paths, field sets and their `fieldsV1` wire format;
 //! * [`typed`]: values paired with their schema type: validate, field sets, compare, merge,
@@ -16,6 +38,10 @@
 #![deny(missing_docs)]
 
 pub use smd_fieldpath as fieldpath;
+pub use smd_schema as schema;
+
+pub use smd_fieldpath::Value;
+pub use smd_schema::gvk::GroupVersionKind;
 
 pub mod apiserver;
 pub mod builtin;

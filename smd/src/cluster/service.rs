@@ -1,6 +1,31 @@
 //! The cluster as a `tower::Service` of HTTP requests (the `kube` feature): what
 //! `kube::Client::new(cluster.service(), "default")` sends, answered by the in-memory server;
 //! a watch answered as a stream of newline-delimited events that a write wakes.
+//!
+//! ```
+//! use k8s_openapi::api::core::v1::ConfigMap;
+//! use kube::api::{Api, Patch, PatchParams};
+//! use serde_json::json;
+//!
+//! async fn test() -> Result<(), Box<dyn std::error::Error>> {
+//!     let cluster = smd::cluster::Cluster::new();
+//!     let api: Api<ConfigMap> = Api::default_namespaced(kube::Client::new(cluster.service(), "default"));
+//!     let config = |v: &str| json!({"apiVersion": "v1", "kind": "ConfigMap",
+//!         "metadata": {"name": "settings"}, "data": {"mode": v}});
+//!     api.patch("settings", &PatchParams::apply("ops"), &Patch::Apply(config("fast"))).await?;
+//!     // Another manager's value for the same field: the server's 409.
+//!     let refused = api.patch("settings", &PatchParams::apply("app"), &Patch::Apply(config("slow"))).await;
+//!     assert!(matches!(refused, Err(kube::Error::Api(s)) if s.code == 409));
+//!     let forced = PatchParams::apply("app").force();
+//!     let stored = api.patch("settings", &forced, &Patch::Apply(config("slow"))).await?;
+//!     let managers: Vec<_> = stored.metadata.managed_fields.unwrap_or_default()
+//!         .into_iter().filter_map(|e| e.manager).collect();
+//!     assert_eq!(managers, ["app"]);
+//!     Ok(())
+//! }
+//! tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(test())?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::convert::Infallible;
 use std::future::Future;

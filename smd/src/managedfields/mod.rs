@@ -11,7 +11,7 @@
 //! ```
 //! use smd::fieldpath::yaml;
 //! use smd::managedfields::{FieldManager, Timestamp, entries};
-//! use smd_schema::gvk::GroupVersionKind;
+//! use smd::GroupVersionKind;
 //!
 //! let deployments = FieldManager::kubernetes(GroupVersionKind::new("apps", "v1", "Deployment"), "");
 //! // As `kubectl get -o yaml --show-managed-fields` prints it: the autoscaler owns the replicas.
