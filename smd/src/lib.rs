@@ -28,6 +28,8 @@
 //! * [`merge`]: the Updater: apply and update per manager, with conflicts;
 //! * [`managedfields`]: the API server's layer: whole objects, `metadata.managedFields`,
 //!   manager identity and times, the cap of Update managers, reset fields, scale;
+//! * [`extract`]: the applied configuration a manager owns in an object, ready to change and
+//!   apply again (apimachinery's `ExtractInto`, for any kind, custom resources included);
 //! * [`builtin`]: built-in objects as the API server decodes and defaults them;
 //! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch;
 //! * [`validation`]: what the registry refuses with 422 `Invalid`, in its words;
@@ -53,3 +55,5 @@ pub mod patch;
 pub mod report;
 pub mod typed;
 pub mod validation;
+
+pub use managedfields::{ExtractError, extract};
