@@ -34,6 +34,8 @@
 //! * [`patch`]: the PATCH types: JSON merge patch, JSON patch, strategic merge patch;
 //! * [`validation`]: what the registry refuses with 422 `Invalid`, in its words;
 //! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one;
+//! * [`object`]: typed objects (k8s-openapi, kube's `DynamicObject`, your structs) in and
+//!   out, and the check of a typed apply body for values its author did not mean to set;
 //! * [`cluster`]: that server shared for tests, preloaded from YAML, its watches streamed;
 //!   with the `kube` feature a `tower::Service` for `kube::Client`.
 
@@ -51,6 +53,7 @@ pub mod cluster;
 pub mod customresource;
 pub mod managedfields;
 pub mod merge;
+pub mod object;
 pub mod patch;
 pub mod report;
 pub mod typed;

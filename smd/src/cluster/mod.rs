@@ -95,6 +95,7 @@ struct Shared {
     clock: Option<Timestamp>,
     /// The watches waiting for a write, by id.
     waiting: BTreeMap<u64, Waker>,
+    #[cfg(feature = "kube")]
     next_watch: u64,
 }
 
@@ -207,6 +208,18 @@ impl Cluster {
             request = request.with_query("force", "true");
         }
         self.handle(&request)
+    }
+
+    /// [`Cluster::apply`] of a typed object (a k8s-openapi struct, a `DynamicObject`, a CRD's
+    /// struct), serialised as a client sends it. Check such a body with
+    /// [`crate::object::apply_warnings`] for the defaults it may carry.
+    pub fn apply_object<T: serde::Serialize>(
+        &self,
+        object: &T,
+        manager: &str,
+        force: bool,
+    ) -> Result<Response, crate::object::ObjectError> {
+        Ok(self.apply(&crate::object::to_value(object)?, manager, force))
     }
 
     /// [`Cluster::apply`] of an object written in YAML.

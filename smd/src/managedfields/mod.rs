@@ -49,7 +49,7 @@ mod cap;
 mod conflict;
 mod csa;
 mod endpoint;
-mod entry;
+pub(crate) mod entry;
 mod error;
 mod extract;
 mod identity;
