@@ -66,7 +66,7 @@ const usage = `usage:
       difference
   gogen yamlcorpus [--out FILE]
       write the corpus of kubectl's YAML: JSON texts and what sigs.k8s.io/yaml.Marshal writes
-      for them (default ../../fieldpath/tests/data/sigs_yaml.json, relative to the gogen
+      for them (default ../../value/tests/data/sigs_yaml.json, relative to the gogen
       module directory)
   gogen celeval [--out FILE]
       write the corpus of CEL evaluation: expressions, their parsed trees and what cel-go

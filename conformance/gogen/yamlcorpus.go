@@ -1,7 +1,7 @@
 package main
 
 // gogen yamlcorpus [--out FILE] writes the corpus of how `kubectl get -o yaml`
-// prints values (default FILE ../../fieldpath/tests/data/sigs_yaml.json): a
+// prints values (default FILE ../../value/tests/data/sigs_yaml.json): a
 // list of {"json": a JSON text, "yaml": its YAML}, the JSON read as kubectl
 // reads an object (k8s.io/apimachinery's util/json: int64 where the number is
 // an integer, else float64) and written by sigs.k8s.io/yaml.Marshal, which
@@ -26,7 +26,7 @@ import (
 )
 
 func runYAMLCorpus(args []string) int {
-	out, ok := parseOut("yamlcorpus", args, "file", "fieldpath", "tests", "data", "sigs_yaml.json")
+	out, ok := parseOut("yamlcorpus", args, "file", "value", "tests", "data", "sigs_yaml.json")
 	if !ok {
 		return 2
 	}

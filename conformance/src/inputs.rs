@@ -19,6 +19,13 @@ impl From<Error> for Failure {
     }
 }
 
+/// A value's JSON or YAML refused: the same error, its message and location kept.
+impl From<smd::value::Error> for Failure {
+    fn from(e: smd::value::Error) -> Failure {
+        Failure::Error(e.into())
+    }
+}
+
 impl From<Malformed> for Failure {
     fn from(m: Malformed) -> Failure {
         Failure::Malformed(m)

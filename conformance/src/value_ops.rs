@@ -44,7 +44,7 @@ pub(crate) fn run(op: &str, case: &Json) -> Outcome {
             let mut result = json!({ "string": a.to_string() });
             match a.to_json() {
                 Ok(text) => result["json"] = Json::String(text),
-                Err(e) => result["jsonError"] = canonical::error(&e),
+                Err(e) => result["jsonError"] = canonical::error(&e.into()),
             }
             Ok(result)
         }

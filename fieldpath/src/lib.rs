@@ -1,44 +1,46 @@
-//! Values, field paths, field sets and the `fieldsV1` wire format of Kubernetes Server-Side Apply.
+//! Field paths, field sets and the `fieldsV1` wire format of Kubernetes Server-Side Apply.
 //!
-//! This is the bottom layer of smd, the Rust implementation of structured-merge-diff:
-//! [`Value`] is a dynamic object value with Go's equality, order and text; a [`PathElement`]
+//! The layer of smd, the Rust implementation of structured-merge-diff, above the values of
+//! `smd-value` (re-exported here: [`Value`], [`Map`], [`yaml`], [`value`]): a [`PathElement`]
 //! names one step into a value (a field, a keyed list item, a set member or a list index); a
-//! [`Set`] is a set of paths, the unit of field ownership, and reads and writes the exact
-//! `fieldsV1` bytes the API server stores in `metadata.managedFields`.
+//! [`Path`] is a sequence of them; a [`Set`] is a set of paths, the unit of field ownership, and
+//! reads and writes the exact `fieldsV1` bytes the API server stores in
+//! `metadata.managedFields`.
+//!
+//! ```
+//! use smd_fieldpath::{PathElement, Set, Value};
+//! let set = Set::from_fields_v1(br#"{"f:spec":{"f:replicas":{}}}"#)?;
+//! let replicas = [PathElement::field("spec"), PathElement::field("replicas")];
+//! assert!(set.has(&replicas));
+//! assert_eq!(set.to_fields_v1()?, br#"{"f:spec":{"f:replicas":{}}}"#);
+//! let live = Value::from_json(r#"{"spec":{"replicas":3}}"#)?;
+//! assert_eq!(Set::from_value(&live).to_fields_v1()?, set.to_fields_v1()?);
+//! # Ok::<(), smd_fieldpath::Error>(())
+//! ```
 
 #![deny(missing_docs)]
 
-mod control;
 mod element;
 mod error;
 mod fieldsv1;
 mod filter;
 mod from_value;
-mod json;
 mod managers;
 mod name;
 mod path;
 mod set;
-pub mod value;
-pub mod yaml;
 
-pub use control::is_terminal_control;
 pub use element::{Key, KeyField, PathElement};
-pub use error::{Error, ErrorKind, Location, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use filter::{ElementPattern, ExcludeFilter, Filter, IncludeFilter, SetMatcher};
 pub use managers::{ManagedFields, VersionedSet};
 pub use name::Name;
 pub use path::Path;
 pub use set::{Paths, Set};
 
-/// How deeply any input may nest (maps and lists in values, levels of a `fieldsV1` document)
-/// before a reader refuses it with an [`ErrorKind::Limit`] error.
-///
-/// Go's readers allow more (json-iterator stops at 10,000 levels), but every walk in smd recurses
-/// once per level, and a thousand levels is far beyond any Kubernetes object; the bound keeps a
-/// hostile document from overflowing the stack.
-pub const MAX_DEPTH: usize = 1000;
-pub use value::{Kind, Map, Value};
+// The value concept lives in smd-value; these keep `smd_fieldpath::Value`,
+// `smd_fieldpath::yaml::from_str` and the like working for the crates above.
+pub use smd_value::{Kind, Location, MAX_DEPTH, Map, Value, is_terminal_control, value, yaml};
 
 /// Counts `units` of work in unit tests; nothing otherwise.
 #[inline(always)]

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = Value::from_json_floats(data) else {

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use smd_fieldpath::Value;
-use smd_fieldpath::yaml;
+use smd_value::Value;
+use smd_value::yaml;
 
 /// Equality with NaN equal to itself (YAML's `.nan` round-trips as a NaN).
 fn same(a: &Value, b: &Value) -> bool {

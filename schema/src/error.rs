@@ -64,7 +64,7 @@ impl fmt::Display for Problem {
 pub struct Error {
     kind: ErrorKind,
     problems: Vec<Problem>,
-    source: Option<smd_fieldpath::Error>,
+    source: Option<smd_value::Error>,
 }
 
 impl Error {
@@ -76,9 +76,9 @@ impl Error {
         }
     }
 
-    pub(crate) fn from_yaml(e: smd_fieldpath::Error) -> Error {
+    pub(crate) fn from_yaml(e: smd_value::Error) -> Error {
         let kind = match e.kind() {
-            smd_fieldpath::ErrorKind::Limit => ErrorKind::Limit,
+            smd_value::ErrorKind::Limit => ErrorKind::Limit,
             _ => ErrorKind::Yaml,
         };
         Error {

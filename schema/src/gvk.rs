@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 /// A Kubernetes group, version and kind (the core group is the empty string).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

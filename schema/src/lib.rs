@@ -77,16 +77,16 @@
 //!   duplicate names built without YAML (the last one wins in lookups, as in Go), keys that name
 //!   no field. Unions and `nullable` are read and kept, and have no effect, as in v6.4.2.
 //! * **Equality** (`==`) is structural: the same types in the same order, each part equal,
-//!   defaults compared as [`Value`](smd_fieldpath::Value)s (so `1` equals `1.0`). Go's
+//!   defaults compared as [`Value`](smd_value::Value)s (so `1` equals `1.0`). Go's
 //!   `Schema.Equals` differs in three ways this crate does not copy: it compares a reference's
 //!   override by pointer (two separately read schemas with overrides are never equal), it
 //!   compares only the first part of a multi-part atom, and it compares defaults with
 //!   `reflect.DeepEqual` (`1` differs from `1.0`).
-//! * **YAML** is read by [`smd_fieldpath::yaml`] (YAML 1.1, as yaml.v2), first document only, as
+//! * **YAML** is read by [`smd_value::yaml`] (YAML 1.1, as yaml.v2), first document only, as
 //!   `yaml.Unmarshal` does. One difference: yaml.v2 keeps map keys that are not strings
 //!   (`1:`, `y:`, `~:`) and Go's validation skips them, while this reader makes them strings
 //!   (so they are undeclared fields) and refuses a null key, as Kubernetes' YAML reader does.
-//! * **Limits**: nesting deeper than [`smd_fieldpath::MAX_DEPTH`] and alias bombs are refused
+//! * **Limits**: nesting deeper than [`smd_value::MAX_DEPTH`] and alias bombs are refused
 //!   ([`ErrorKind::Limit`]), with words that say the limit is smd's, not the API server's.
 //!   The schemas of an OpenAPI document or a CRD nest as deep as that lets them (a schema level
 //!   is at least one map), and the readers, conversions and walks over them keep small stack

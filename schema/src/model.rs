@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 use crate::schema::TypeId;
 

@@ -1,13 +1,13 @@
-//! Schemas nest as deep as the readers' one limit (`smd_fieldpath::MAX_DEPTH` maps and lists)
+//! Schemas nest as deep as the readers' one limit (`smd_value::MAX_DEPTH` maps and lists)
 //! lets them, as the API server reads them (it has no such limit), and every reader, conversion
 //! and walk on the way fits a 2 MiB thread stack (Rust's default for spawned threads) in the
 //! unoptimised build tests use. Past the limit, the refusal says the limit is smd's.
 
 #![allow(clippy::expect_used)]
 
-use smd_fieldpath::MAX_DEPTH;
 use smd_schema::crd::convert_stream;
 use smd_schema::openapi::Document;
+use smd_value::MAX_DEPTH;
 
 const SMDS_LIMIT: &str =
     "maps and lists nest deeper than 1000 levels (smd's limit, not the API server's)";

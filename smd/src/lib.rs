@@ -45,6 +45,7 @@
 
 pub use smd_fieldpath as fieldpath;
 pub use smd_schema as schema;
+pub use smd_value as value;
 
 pub use smd_fieldpath::Value;
 pub use smd_schema::gvk::GroupVersionKind;

@@ -41,7 +41,7 @@ pub enum ObjectError {
     Serde(#[from] serde_json::Error),
     /// The JSON a type wrote is not what smd reads (nested too deep).
     #[error("{0}")]
-    Value(#[from] smd_fieldpath::Error),
+    Value(#[from] smd_value::Error),
     /// A managedFields entry that does not read as the server reads one.
     #[error("managedFields entry: {0}")]
     Entry(String),

@@ -1,8 +1,9 @@
 //! The text of one path element inside a `fieldsV1` document.
 
 use crate::element::PathElement;
-use crate::error::{Error, ErrorKind, Location, Result};
-use crate::json::write::{write_key_string, write_value, write_value_stream};
+use crate::error::{Error, ErrorKind, Result};
+use smd_value::Location;
+use smd_value::json::{write_key_string, write_value, write_value_stream};
 
 /// Appends the serialized form of `element`: `f:` and the raw name, `k:` and a JSON object of
 /// the key fields (names plain, values HTML-escaped), `v:` and the value as JSON, `i:` and the

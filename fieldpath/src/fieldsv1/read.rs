@@ -1,15 +1,16 @@
 //! Reading `fieldsV1` bytes, with Go's acceptance, leniency and partial results.
 //!
-//! The reader follows Go's control flow over json-iterator step by step (see `crate::json::read`
-//! for why): after an error Go keeps reading, and the set it returns next to the error holds
-//! whatever it read; smd returns the same set.
+//! The reader follows Go's control flow over json-iterator step by step (see
+//! [`smd_value::json::Reader`] for why): after an error Go keeps reading, and the set it returns
+//! next to the error holds whatever it read; smd returns the same set.
 
 use crate::element::{Key, KeyField, PathElement};
-use crate::error::{Error, ErrorKind, Location, Result};
-use crate::json::read::{Reader, SET_FROM_JSON_BUFFER};
+use crate::error::{Error, ErrorKind, Result};
 use crate::name::Name;
 use crate::set::{NodeBuilder, Repeat, Set};
-use crate::value::write_go_quoted;
+use crate::value::go_quote;
+use smd_value::Location;
+use smd_value::json::{Reader, SET_FROM_JSON_BUFFER};
 use std::sync::Arc;
 
 impl Set {
@@ -41,7 +42,10 @@ impl Set {
             Some(error) => Some(error),
             None => reader.expect_end().err(),
         };
-        (set, error.map(|e| e.with_kind(ErrorKind::FieldsV1)))
+        (
+            set,
+            error.map(|e| Error::from(e).with_kind(ErrorKind::FieldsV1)),
+        )
     }
 }
 
@@ -181,7 +185,8 @@ fn read_node(reader: &mut Reader<'_>) -> (Option<Set>, bool) {
         match parse_element(&key) {
             Err(Refusal::UnknownKind) => reader.skip(),
             Err(Refusal::Invalid(error)) => {
-                reader.report_nested("parsing key as path element", &error);
+                let limit = error.kind() == ErrorKind::Limit;
+                reader.report_nested("parsing key as path element", error.message(), limit);
                 reader.skip();
             }
             Ok(element) => {
@@ -206,7 +211,8 @@ fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
             String::from_utf8_lossy(text)
         ))));
     }
-    let invalid = |e: Error| Refusal::Invalid(e.with_kind(ErrorKind::PathElement));
+    let invalid =
+        |e: smd_value::Error| Refusal::Invalid(Error::from(e).with_kind(ErrorKind::PathElement));
     match kind {
         b'f' => Ok(PathElement::Field(Name::from_bytes(rest))),
         b'v' => {
@@ -245,8 +251,7 @@ fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
 /// refused at the first byte that is not a digit, or once the number overflows.
 fn atoi(text: &[u8]) -> std::result::Result<i64, Error> {
     let fail = |why: &str| {
-        let mut quoted = String::new();
-        write_go_quoted(&mut quoted, &String::from_utf8_lossy(text));
+        let quoted = go_quote(&String::from_utf8_lossy(text));
         element_error(format!("strconv.Atoi: parsing {quoted}: {why}"))
     };
     let (negative, digits) = match text {

@@ -2,8 +2,8 @@
 
 use super::element::write_element;
 use crate::error::Result;
-use crate::json::write::write_key_string;
 use crate::set::Set;
+use smd_value::json::write_key_string;
 use std::cmp::Ordering;
 
 impl Set {

@@ -4,8 +4,8 @@
 //! `null`; per-version parts every version shares have been moved to the spec by the v1 →
 //! internal conversion and show as `null`.
 
-use smd_fieldpath::value::gojson;
-use smd_fieldpath::{Map, Value};
+use smd_value::value::gojson;
+use smd_value::{Map, Value};
 
 /// How deep a schema is rendered; the validation walk stops at the same depth.
 const MAX_DEPTH: usize = super::MAX_DEPTH;

@@ -30,7 +30,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use smd_fieldpath::{Map, Value};
+use smd_value::{Map, Value};
 
 use crate::gvk::GroupVersionKind;
 use crate::openapi::Document;
@@ -45,11 +45,11 @@ pub use rules::normalize_rule_field_path;
 pub use validate::FieldError;
 
 /// How deep a CRD schema may nest, in schemas (`properties`, `items`, `additionalProperties`
-/// each go one level down): the readers' one nesting limit, [`smd_fieldpath::MAX_DEPTH`]. A
+/// each go one level down): the readers' one nesting limit, [`smd_value::MAX_DEPTH`]. A
 /// schema level is at least one map of the document, so a CRD read from YAML or JSON meets the
 /// reader's limit first (which says it is smd's); a value built in memory may reach this one,
 /// refused with the same words. The API server has no such limit.
-const MAX_DEPTH: usize = smd_fieldpath::MAX_DEPTH;
+const MAX_DEPTH: usize = smd_value::MAX_DEPTH;
 
 const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
@@ -116,7 +116,7 @@ pub struct Converted {
 
 /// Converts every CRD of a YAML (or JSON) stream of documents; empty documents are skipped.
 pub fn convert_stream(text: &str) -> Result<Vec<Result<Converted, Error>>, Error> {
-    let docs = smd_fieldpath::yaml::documents(text).map_err(|e| Error::new("#", e.to_string()))?;
+    let docs = smd_value::yaml::documents(text).map_err(|e| Error::new("#", e.to_string()))?;
     Ok(docs
         .iter()
         .filter(|d| !matches!(d, Value::Null))

@@ -9,7 +9,7 @@
 //! The estimated cost limits are `cost`'s.
 
 use smd_cel::check::{Env, Type, escape_property};
-use smd_fieldpath::{MAX_DEPTH, Map, Value};
+use smd_value::{MAX_DEPTH, Map, Value};
 
 use super::cost::{self, Budget, Part, Sizes};
 use super::internal::validation_rule;

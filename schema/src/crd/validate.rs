@@ -15,7 +15,7 @@
 //! resource's metadata). Not covered: names, group, scope, CEL rules, value validations,
 //! defaults against their schema, `metadata` rules.
 
-use smd_fieldpath::{Map, Value};
+use smd_value::{Map, Value};
 
 use super::internal::{self, Shared};
 

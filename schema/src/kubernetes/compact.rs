@@ -2,7 +2,7 @@
 //! canonical JSON (its layout is described there). The bytes are built with the crate, but
 //! the decoder still checks every length and index and bounds its nesting: no panic, ever.
 
-use smd_fieldpath::{Map, Value};
+use smd_value::{Map, Value};
 
 use crate::gvk::{GroupVersionKind, GvkIndex};
 use crate::{Atom, ElementRelationship, ListType, MapType, Scalar, Schema, StructField};

@@ -4,7 +4,7 @@
 //! References are never followed (a reference becomes a named type), so recursion follows the
 //! nesting of the document only, which the reader bounds.
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 use super::error::{Error, Problem, problem};
 use super::gofmt;

@@ -2,8 +2,8 @@
 //! string, `[]interface{}`, `map[string]interface{}`), as `schemaconv` prints them in messages
 //! with `%v` and `%#v`. `fmt` sorts map keys, so both texts are deterministic.
 
-use smd_fieldpath::Value;
-use smd_fieldpath::value::gofmt::{MapKeys, write_go_syntax, write_plain};
+use smd_value::Value;
+use smd_value::value::gofmt::{MapKeys, write_go_syntax, write_plain};
 
 /// `%v`: `<nil>`, `1e+21`, `a b`, `[set]`, `map[a:x b:2]`.
 pub(crate) fn plain(v: &Value) -> String {

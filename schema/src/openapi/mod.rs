@@ -97,8 +97,7 @@ impl Document {
     /// Reads a YAML document (YAML 1.1, as Kubernetes reads manifests), converted to JSON
     /// as `sigs.k8s.io/yaml` converts it for Go.
     pub fn from_yaml(text: &str) -> Result<Document> {
-        let value =
-            smd_fieldpath::yaml::from_str(text).map_err(|e| Error::read("#", e.to_string()))?;
+        let value = smd_value::yaml::from_str(text).map_err(|e| Error::read("#", e.to_string()))?;
         let node = Node::from_value(&value, 0).map_err(|e| Error::read("#", e))?;
         Document::from_node(&node)
     }
@@ -268,7 +267,7 @@ fn merge_definition(name: &str, prev: &mut SpecSchema, next: SpecSchema) -> Resu
             "defined differently in two documents",
         ));
     }
-    use smd_fieldpath::Value;
+    use smd_value::Value;
     let mut list = match prev.extensions.group_version_kind.take() {
         Some(Value::List(l)) => l,
         _ => Vec::new(),

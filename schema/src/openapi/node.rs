@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use smd_fieldpath::{MAX_DEPTH, Value};
+use smd_value::{MAX_DEPTH, Value};
 
 /// The refusal of a document nested deeper than [`MAX_DEPTH`], in the YAML reader's words.
 fn too_deep() -> String {
@@ -119,7 +119,7 @@ impl Node {
                 Value::List(out)
             }
             Node::Obj(members) => {
-                let mut m = smd_fieldpath::Map::with_capacity(members.len());
+                let mut m = smd_value::Map::with_capacity(members.len());
                 for (k, v) in members {
                     m.insert(k.clone(), v.convert(int));
                 }

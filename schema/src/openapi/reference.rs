@@ -7,7 +7,7 @@
 //! The path, query and fragment follow Go exactly; an authority (`//host`) is kept with its
 //! host lowercased and its default port dropped, without Go's validation of hosts and ports.
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {

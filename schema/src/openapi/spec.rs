@@ -2,7 +2,7 @@
 //! reader: the parts `schemaconv` reads, and a check of every other part's JSON type (Go
 //! refuses a document whose `maxLength` is `1.5` or whose `allOf` is an object).
 
-use smd_fieldpath::{MAX_DEPTH, Value};
+use smd_value::{MAX_DEPTH, Value};
 
 use super::error::ReadError;
 use super::node::Node;

@@ -5,10 +5,10 @@
 //! `[]interface{}` and `map[interface{}]interface{}`), and prints it with `%v` or `%#v`. `fmt`
 //! sorts map keys, so both texts are deterministic.
 
-use smd_fieldpath::Value;
-use smd_fieldpath::value::gofmt::{MapKeys, value_go_syntax};
+use smd_value::Value;
+use smd_value::value::gofmt::{MapKeys, value_go_syntax};
 
-pub(crate) use smd_fieldpath::value::gofmt::value_plain as plain;
+pub(crate) use smd_value::value::gofmt::value_plain as plain;
 
 /// `%#v` of the value, as yaml.v2 decoded it (maps keyed by `interface{}`):
 /// `&value.valueUnstructured{Value:true}`.
@@ -21,7 +21,7 @@ mod tests {
     use super::*;
 
     fn yaml(text: &str) -> Value {
-        smd_fieldpath::yaml::from_str(text).unwrap()
+        smd_value::yaml::from_str(text).unwrap()
     }
 
     #[test]

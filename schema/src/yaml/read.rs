@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 use super::gofmt;
 use crate::error::{Error, Problem, Result};
@@ -36,7 +36,7 @@ pub(crate) fn type_ref_from_str(text: &str) -> Result<TypeRef> {
 
 fn first_document(text: &str) -> Result<Value> {
     // yaml.Unmarshal decodes the first document of the stream and never looks at the rest.
-    match smd_fieldpath::yaml::Documents::new(text).next() {
+    match smd_value::yaml::Documents::new(text).next() {
         None => Ok(Value::Null),
         Some(Ok(document)) => Ok(document.value),
         Some(Err(e)) => Err(Error::from_yaml(e)),
@@ -110,7 +110,7 @@ impl Reader {
     }
 
     /// The entries of a map-typed value (none for null), or a problem.
-    fn map_entries<'v>(&mut self, v: &'v Value) -> Option<&'v smd_fieldpath::Map> {
+    fn map_entries<'v>(&mut self, v: &'v Value) -> Option<&'v smd_value::Map> {
         match v {
             Value::Map(m) => Some(m),
             Value::Null => None,

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use smd_fieldpath::Value;
+use smd_value::Value;
 
 use crate::model::{Atom, ElementRelationship, ListType, MapType, StructField, TypeDef, TypeRef};
 use crate::model::{Union, UnionField};

@@ -10,7 +10,7 @@
 //! stream on the token it expected next (a node after `{`, `[`, `,` or `:`; else a `,` or the
 //! closing bracket), which this finds from the text.
 
-use smd_fieldpath::{Error, Location};
+use smd_value::{Error, Location};
 
 /// Whether libyaml's scanner or its parser reports a problem (yaml.v2 counts their lines
 /// differently).

@@ -56,7 +56,7 @@ pub enum LoadError {
         /// The document, counted from 1 (0: the stream as a whole).
         document: usize,
         /// The reader's error.
-        source: smd_fieldpath::Error,
+        source: smd_value::Error,
     },
     /// A CRD the server cannot serve.
     #[error("document {document}: {source}")]
@@ -228,7 +228,7 @@ impl Cluster {
         yaml: &str,
         manager: &str,
         force: bool,
-    ) -> Result<Response, smd_fieldpath::Error> {
+    ) -> Result<Response, smd_value::Error> {
         let object = smd_fieldpath::yaml::from_str(yaml)?;
         Ok(self.apply(&object, manager, force))
     }

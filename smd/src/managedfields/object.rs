@@ -143,7 +143,7 @@ pub fn read_object(text: &str) -> Result<Value, ReadError> {
 pub enum ReadError {
     /// The text is not YAML or JSON.
     #[error("{0}")]
-    Syntax(#[from] smd_fieldpath::Error),
+    Syntax(#[from] smd_value::Error),
     /// The text holds something other than an object (Go's words for it).
     #[error(
         "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {0} into Go value of type map[string]interface {{}}"

@@ -3,7 +3,7 @@
 //! children can occur.
 
 use smd_cel::check::escape_property;
-use smd_fieldpath::{MAX_DEPTH, Map, Value};
+use smd_value::{MAX_DEPTH, Map, Value};
 
 use smd_cel::{SizeEstimate, SizeEstimator};
 

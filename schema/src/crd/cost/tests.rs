@@ -5,7 +5,7 @@
 use super::{Sizes, children_per_value, estimate_cost};
 use crate::crd::rules::{compile, rule_envs};
 use smd_cel::check::Type;
-use smd_fieldpath::{Map, Value};
+use smd_value::{Map, Value};
 use std::collections::BTreeMap;
 
 fn corpus() -> serde_json::Value {
