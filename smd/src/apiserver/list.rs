@@ -222,7 +222,7 @@ fn storage_key(key: &ObjectKey) -> String {
 }
 
 fn expired(message: &str) -> Response {
-    status::failure(410, "Expired", message, Some(&status::Details::default()))
+    status::failure(410, "Expired", message, None)
 }
 
 fn too_large_version(asked: u64, current: u64) -> Response {
@@ -240,13 +240,20 @@ fn too_large_version(asked: u64, current: u64) -> Response {
     )
 }
 
+/// `strconv.ParseUint`'s refusal of a resourceVersion, as a field error's text.
+fn parse_uint_error(text: &str) -> String {
+    format!(
+        "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
+        status::quote(text),
+        status::quote(text)
+    )
+}
+
+/// A watch's resourceVersion; one that is not a number fails inside the watch cache, which
+/// answers 500.
 fn parse_version(text: &str) -> Result<u64, Response> {
-    text.parse::<u64>().map_err(|_| {
-        status::bad_request(&format!(
-            "invalid resource version: {}",
-            status::quote(text)
-        ))
-    })
+    text.parse::<u64>()
+        .map_err(|_| status::failure(500, "", &parse_uint_error(text), None))
 }
 
 /// The continue token of a list page (`storage.EncodeContinue`): its revision and the key
@@ -257,16 +264,41 @@ fn encode_continue(revision: u64, start: &str) -> String {
     base64url(json.as_bytes())
 }
 
-fn decode_continue(token: &str) -> Option<(u64, String)> {
-    let bytes = unbase64url(token)?;
-    let value: Value = serde_json::from_slice(&bytes).ok()?;
-    let m = value.as_map()?;
-    if m.get("v").and_then(Value::as_str) != Some("meta.k8s.io/v1") {
-        return None;
+/// `storage.DecodeContinue`: the revision and start key of a token, or the server's 400.
+fn decode_continue(token: &str) -> Result<(u64, String), Response> {
+    let invalid = |why: String| {
+        status::bad_request(&format!(
+            "invalid continue token: continue key is not valid: {why}"
+        ))
+    };
+    let bytes = unbase64url(token)
+        .map_err(|at| invalid(format!("illegal base64 data at input byte {at}")))?;
+    if let Some(e) = crate::apiserver::json_syntax_error(&bytes) {
+        return Err(invalid(e));
     }
-    let rv = m.get("rv").and_then(Value::as_int)?;
-    let start = m.get("start").and_then(Value::as_str)?;
-    Some((u64::try_from(rv).ok()?, start.to_owned()))
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|_| invalid("unexpected end of JSON input".to_owned()))?;
+    let field = |key: &str| value.as_map().and_then(|m| m.get(key));
+    let version = field("v").and_then(Value::as_str).unwrap_or("");
+    if version != "meta.k8s.io/v1" {
+        return Err(status::bad_request(&format!(
+            "invalid continue token: continue key is not valid: server does not recognize this encoded version {}",
+            status::quote(version)
+        )));
+    }
+    let rv = field("rv").and_then(Value::as_int).unwrap_or(0);
+    let Some(rv) = u64::try_from(rv).ok().filter(|rv| *rv > 0) else {
+        return Err(status::bad_request(
+            "invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+        ));
+    };
+    let start = field("start").and_then(Value::as_str).unwrap_or("");
+    if start.is_empty() {
+        return Err(status::bad_request(
+            "invalid continue token: continue key is not valid: encoded start key empty (version meta.k8s.io/v1)",
+        ));
+    }
+    Ok((rv, start.to_owned()))
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -286,22 +318,37 @@ fn base64url(bytes: &[u8]) -> String {
     out
 }
 
-fn unbase64url(text: &str) -> Option<Vec<u8>> {
+/// Go's `base64.RawURLEncoding.DecodeString`: the bytes, or the input byte where it fails.
+fn unbase64url(text: &str) -> Result<Vec<u8>, usize> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let (mut n, mut bits) = (0u32, 0);
-    for c in text.bytes() {
-        let v = B64.iter().position(|b| *b == c)?;
-        n = n << 6 | u32::try_from(v).ok()?;
+    for (i, c) in text.bytes().enumerate() {
+        let v = B64.iter().position(|b| *b == c).ok_or(i)?;
+        n = n << 6 | u32::try_from(v).map_err(|_| i)?;
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            out.push(u8::try_from((n >> bits) & 0xff).ok()?);
+            out.push(u8::try_from((n >> bits) & 0xff).map_err(|_| i)?);
         }
     }
-    Some(out)
+    // A last group of one character holds no whole byte; its leftover bits must be zero.
+    if text.len() % 4 == 1 {
+        return Err(text.len() - 1);
+    }
+    Ok(out)
 }
 
 impl Selection {
+    /// The same collection, without selectors.
+    fn everything(&self) -> Selection {
+        Selection {
+            resource: self.resource.clone(),
+            namespace: self.namespace.clone(),
+            labels: LabelSelector::default(),
+            fields: FieldSelector::default(),
+        }
+    }
+
     fn holds(&self, key: &ObjectKey) -> bool {
         key.group == self.resource.group
             && key.plural == self.resource.plural
@@ -375,11 +422,16 @@ impl ApiServer {
         };
         let current = self.store.revision();
         let mut start = String::new();
+        let rv_text = options.resource_version.as_str();
         let revision = if !options.continue_token.is_empty() {
-            let Some((rv, key)) = decode_continue(&options.continue_token) else {
+            if !matches!(rv_text, "" | "0") {
                 return status::bad_request(
-                    "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+                    "specifying resource version is not allowed when using continue",
                 );
+            }
+            let (rv, key) = match decode_continue(&options.continue_token) {
+                Ok(decoded) => decoded,
+                Err(refusal) => return refusal,
             };
             if rv < self.store.floor() {
                 return expired(
@@ -388,61 +440,66 @@ impl ApiServer {
             }
             start = key;
             rv
+        } else if matches!(rv_text, "" | "0") {
+            current
         } else {
-            match (
-                options.resource_version.as_str(),
-                options.version_match.as_str(),
-            ) {
-                ("" | "0", _) => current,
-                (text, m) => {
-                    let asked = match parse_version(text) {
-                        Ok(n) => n,
-                        Err(refusal) => return refusal,
-                    };
-                    if asked > current {
-                        return too_large_version(asked, current);
-                    }
-                    if m == "Exact" {
-                        if asked < self.store.floor() {
-                            return expired(
-                                "The resourceVersion for the provided list is too old.",
-                            );
-                        }
-                        asked
-                    } else {
-                        current
-                    }
+            let asked = match rv_text.parse::<u64>() {
+                Ok(n) => n,
+                Err(_) => {
+                    return status::bad_request(&format!(
+                        "invalid resource version: {}",
+                        parse_uint_error(rv_text)
+                    ));
                 }
+            };
+            if asked > current {
+                return too_large_version(asked, current);
+            }
+            // A version with a limit and no match is read exactly, as `Exact` reads it.
+            let exact = options.version_match == "Exact"
+                || (options.version_match.is_empty() && options.limit > 0);
+            if exact {
+                if asked < self.store.floor() {
+                    return expired("The resourceVersion for the provided list is too old.");
+                }
+                asked
+            } else {
+                current
             }
         };
-        let state: Vec<(String, ObjectKey, Value)> = self
-            .state_at(&selection, revision)
+        // Read from the watch cache, a list at version 0 is not paged.
+        let limit = match (rv_text, options.continue_token.is_empty()) {
+            ("0", true) => 0,
+            _ => options.limit,
+        };
+        // The storage scans keys in order, the selectors filtering; it stops before the key
+        // after a full page, and says there is more when any key remains, selected or not.
+        let all: Vec<(String, ObjectKey, Value)> = self
+            .state_at(&Selection::everything(&selection), revision)
             .into_iter()
             .filter(|(at, _, _)| start.is_empty() || at.as_str() >= start.as_str())
             .collect();
-        let page = match options.limit {
-            0 => state.len(),
-            n => n.min(state.len()),
-        };
-        let more = (page < state.len()).then(|| {
-            let last = state.get(page.wrapping_sub(1)).map(|(at, _, _)| at.clone());
-            (last.unwrap_or_default(), state.len() - page)
-        });
-        let items = state
-            .iter()
-            .take(page)
-            .map(|(_, key, object)| {
-                let mut item = self.read_as(&selection, key, object);
-                if !resource.custom
-                    && let Value::Map(m) = &mut item
-                {
-                    // A built-in list's items are typed: the list names their kind once.
-                    m.remove("apiVersion");
-                    m.remove("kind");
-                }
-                item
-            })
-            .collect();
+        let mut items = Vec::new();
+        let mut more = None;
+        for (i, (_, key, object)) in all.iter().enumerate() {
+            if limit > 0 && items.len() == limit {
+                let last = all.get(i.wrapping_sub(1)).map(|(at, _, _)| at.clone());
+                more = Some((last.unwrap_or_default(), all.len() - i));
+                break;
+            }
+            if !self.selects(&selection, object) {
+                continue;
+            }
+            let mut item = self.read_as(&selection, key, object);
+            if !resource.custom
+                && let Value::Map(m) = &mut item
+            {
+                // A built-in list's items are typed: the list names their kind once.
+                m.remove("apiVersion");
+                m.remove("kind");
+            }
+            items.push(item);
+        }
         self.list_answer(&selection, items, revision, more, &options)
     }
 
@@ -462,6 +519,10 @@ impl ApiServer {
             .unwrap_or_else(|| format!("{}List", resource.kind));
         let mut meta = Map::new();
         meta.insert("resourceVersion", Value::from(revision.to_string()));
+        if more.is_none() && resource.custom {
+            // An unstructured list writes its continue token even when it is empty.
+            meta.insert("continue", Value::from(""));
+        }
         if let Some((last, remaining)) = more {
             meta.insert("continue", Value::from(encode_continue(revision, &last)));
             if options.labels.is_empty() && options.fields.terms.is_empty() {
@@ -670,6 +731,8 @@ impl ApiServer {
     /// Begins a watch of the collection `request` names (`GET ...?watch=true` with its
     /// query), or the refusal; [`ApiServer::poll_watch`] gives its events as writes happen.
     pub fn watch(&self, request: &Request) -> Result<Watch, Response> {
+        let legacy = legacy_watch(request);
+        let request = legacy.as_ref().unwrap_or(request);
         let Some((resource, target)) = self.collection_of(&request.path) else {
             return Err(status::no_route());
         };
@@ -703,4 +766,40 @@ fn bookmark(resource: &Resource, revision: u64, initial_end: bool) -> Value {
     m.insert("apiVersion", Value::from(api_version_of(resource)));
     m.insert("metadata", Value::Map(meta));
     Value::Map(m)
+}
+
+/// The deprecated watch paths (`/api/v1/watch/namespaces/ns/configmaps`, with an object's
+/// name a watch of it alone) as the request the router serves them as: the collection with
+/// `watch=true`.
+pub(super) fn legacy_watch(request: &Request) -> Option<Request> {
+    let trimmed = request.path.trim_start_matches('/');
+    let prefix_len = match trimmed.split('/').next()? {
+        "api" => 2,
+        "apis" => 3,
+        _ => return None,
+    };
+    let parts: Vec<&str> = trimmed.split('/').collect();
+    if parts.get(prefix_len) != Some(&"watch") || request.method != "GET" {
+        return None;
+    }
+    let mut rest: Vec<&str> = parts.iter().copied().collect();
+    rest.remove(prefix_len);
+    let mut watch = request.clone();
+    watch.query.retain(|(k, _)| k != "watch");
+    watch.query.push(("watch".to_owned(), "true".to_owned()));
+    // `.../namespaces/{ns}/{plural}/{name}` or `.../{plural}/{name}`: one object.
+    let tail = &rest[prefix_len..];
+    let named = match tail {
+        ["namespaces", _, _, name] => Some(*name),
+        [_, name] if tail[0] != "namespaces" => Some(*name),
+        _ => None,
+    };
+    if let Some(name) = named {
+        rest.pop();
+        watch
+            .query
+            .push(("fieldSelector".to_owned(), format!("metadata.name={name}")));
+    }
+    watch.path = format!("/{}", rest.join("/"));
+    Some(watch)
 }

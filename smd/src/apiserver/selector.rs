@@ -254,7 +254,8 @@ fn parse_requirement(p: &mut Parser) -> Result<Requirement, String> {
     if let Some(e) = key_error(&key, &FieldPath::new("<nil>")) {
         return Err(e.to_string());
     }
-    if matches!(p.peek(true).0, Token::End | Token::Comma) {
+    // `!key` is a whole requirement, whatever follows (the caller then refuses it).
+    if op.is_some() || matches!(p.peek(true).0, Token::End | Token::Comma) {
         let op = op.unwrap_or(Op::Exists);
         return new_requirement(key, op, Vec::new());
     }

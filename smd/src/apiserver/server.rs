@@ -488,6 +488,9 @@ impl ApiServer {
     }
 
     fn route(&mut self, request: &Request, parsed: Option<&Value>, now: Timestamp) -> Response {
+        if let Some(watch) = list::legacy_watch(request) {
+            return self.route(&watch, parsed, now);
+        }
         let resources = &self.resources;
         let Some(target) = routes::parse(&request.path, |g, v, p| {
             resources
