@@ -17,6 +17,7 @@
 //	gogen celk8s [--out FILE]
 //	gogen celcheck [--out DIR]
 //	gogen celestimate [--out FILE]
+//	gogen extract [--out FILE]
 //	gogen apiserver serve [--parallel N]
 //
 // See ../README.md for the scenario and golden formats.
@@ -88,6 +89,11 @@ const usage = `usage:
       write the corpus of cel-go's static cost estimate as the Kubernetes 1.37 API server
       estimates a CRD rule: expressions, size tables by path, cel-go's {min, max}
       (default ../../cel/tests/data/cel_estimate.json, relative to the gogen module directory)
+  gogen extract [--out FILE]
+      write managedfields.ExtractInto's answers (the applied configuration a manager owns, with
+      what client-go's ExtractX functions add: name, namespace, kind, apiVersion) for the cases
+      of ../../smd/tests/data/extract-cases.yaml
+      (default ../../smd/tests/data/extract.json, relative to the gogen module directory)
   gogen apiserver [--scenarios DIR] [--goldens DIR] [--parallel N]
       replay every apiserver scenario against the kube-apiserver named by SMD_APISERVER_URL,
       SMD_APISERVER_TOKEN and SMD_APISERVER_CA, write its answers as goldens
@@ -135,6 +141,8 @@ func main() {
 		os.Exit(runCELCheck(os.Args[2:]))
 	case "celestimate":
 		os.Exit(runCELEstimate(os.Args[2:]))
+	case "extract":
+		os.Exit(runExtract(os.Args[2:]))
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

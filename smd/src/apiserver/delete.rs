@@ -18,7 +18,7 @@ use super::{ApiServer, Call, get, nested_str, not_found, ok, remove, set};
 use crate::apiserver::http::{Request, Response};
 use crate::apiserver::routes::Resource;
 use crate::apiserver::status::{self, Details};
-use crate::apiserver::store::ObjectKey;
+use crate::apiserver::store::{EventType, ObjectKey};
 use crate::managedfields::{Cause, Timestamp};
 
 /// The finalizer of a deletion whose dependents are orphaned.
@@ -669,6 +669,9 @@ impl ApiServer {
             &["metadata", "resourceVersion"],
             Value::from(rv),
         );
+        let previous = self.store.get(&call.key).cloned();
+        self.store
+            .record(EventType::Modified, &call.key, &object, previous.as_ref());
         self.store.insert(call.key.clone(), object.clone());
         object
     }
@@ -683,14 +686,20 @@ impl ApiServer {
     ) -> Response {
         let mut object = object;
         if !options.dry_run() {
-            self.store.remove(&call.key);
+            let last = self.store.remove(&call.key);
             // The deleted object is answered at the revision of its deletion.
             let rv = self.store.next_revision();
             set(
                 &mut object,
                 &["metadata", "resourceVersion"],
-                Value::from(rv),
+                Value::from(rv.as_str()),
             );
+            if let Some(held) = last {
+                let mut last = held.clone();
+                set(&mut last, &["metadata", "resourceVersion"], Value::from(rv));
+                self.store
+                    .record(EventType::Deleted, &call.key, &last, Some(&held));
+            }
         }
         if registry.answers_object {
             return ok(200, object);

@@ -47,8 +47,15 @@
 //! server converts it; a CRD whose versions convert through a webhook is refused with the
 //! `kubectl get` that exports the object at the version wanted (`convert.rs`).
 //!
-//! Not served: list, watch, deletecollection; namespaces need not exist; the other admission
-//! plugins (LimitRanger, webhooks) are not run.
+//! A collection answers LIST (label and field selectors, `limit`/`continue`, exact and
+//! not-older-than revisions) and WATCH: through [`ApiServer::handle`] a watch answers, as a
+//! list of events, what it would have received once every write so far was delivered;
+//! [`ApiServer::watch`] and [`ApiServer::poll_watch`] follow one as writes happen (the
+//! [`crate::cluster`] streams them). The latest writes are kept for watches
+//! ([`ApiServer::set_event_history`]); an older revision is `410 Gone`.
+//!
+//! Not served: deletecollection; namespaces need not exist; the other admission plugins
+//! (LimitRanger, webhooks) are not run.
 
 mod convert;
 mod decode;
@@ -72,6 +79,6 @@ pub use http::{
 pub use routes::Resource;
 pub use server::{
     ApiServer, Exchange, POD_SERVER_CHOSEN_FIELDS, SERVICE_SERVER_CHOSEN_FIELDS, ServiceAccounts,
-    ServiceNetwork, SetupError,
+    ServiceNetwork, SetupError, Watch,
 };
-pub use store::{ObjectKey, ServerChoice};
+pub use store::{DEFAULT_EVENT_HISTORY, EventType, ObjectKey, ServerChoice};

@@ -208,7 +208,8 @@ pub(super) fn parse(
         };
     }
     match rest {
-        [plural] if namespaced(group, version, plural) == Some(false) => {
+        // A namespaced resource's collection across every namespace (list and watch).
+        [plural] if namespaced(group, version, plural).is_some() => {
             Some(target("", plural, "", ""))
         }
         [plural, name] if namespaced(group, version, plural) == Some(false) => {

@@ -14,13 +14,20 @@ use super::http::{APPLY_PATCH, MAX_REQUEST_BODY_BYTES, Request, Response};
 use super::patch::{self, PatchFailure};
 use super::routes::{self, Resource, Target};
 use super::status::{self, Details};
-use super::store::{ObjectKey, ServerChoice, Store};
+use super::store::{EventType, ObjectKey, ServerChoice, Store};
 use crate::customresource::{self, Structural, Validation};
 use crate::validation;
 
 // DELETE, in its own file: the generic store's deletion and the registries' choices.
 #[path = "delete.rs"]
 mod delete;
+#[path = "fieldlabels.rs"]
+mod fieldlabels;
+#[path = "list.rs"]
+mod list;
+#[path = "selector.rs"]
+mod selector;
+pub use list::Watch;
 // What runs between the field manager and the strategy (a Pod's admission plugins, the
 // Service REST and its allocators), in files of their own.
 #[path = "admission.rs"]
@@ -141,6 +148,20 @@ impl ApiServer {
     /// Sets the service network Services are allocated from.
     pub fn set_service_network(&mut self, network: ServiceNetwork) {
         self.network = network;
+    }
+
+    /// Keeps the latest `writes` writes for watches (by default [`DEFAULT_EVENT_HISTORY`]):
+    /// a watch resuming from an older `resourceVersion`, or an exact list at one, is answered
+    /// `410 Gone`, as a real server answers one its watch cache no longer reaches.
+    ///
+    /// [`DEFAULT_EVENT_HISTORY`]: super::DEFAULT_EVENT_HISTORY
+    pub fn set_event_history(&mut self, writes: usize) {
+        self.store.set_history(writes);
+    }
+
+    /// The revision of the latest write (the `resourceVersion` a list answers now).
+    pub fn revision(&self) -> u64 {
+        self.store.revision()
     }
 
     /// Sets how the ServiceAccount admission plugin finds the account a Pod names.
@@ -491,8 +512,32 @@ impl ApiServer {
         if !served {
             return self.other_subresource(request, &resource, &target);
         }
+        if resource.namespaced && target.namespace.is_empty() && request.method != "GET" {
+            // Across namespaces the router serves reads of the collection only.
+            return status::no_route();
+        }
         let verb = match (request.method.as_str(), target.name.is_empty()) {
             ("GET", false) => "get",
+            ("GET", true) if target.subresource.is_empty() => {
+                let watch = matches!(
+                    request.query_value("watch"),
+                    "1" | "t" | "T" | "true" | "TRUE" | "True"
+                );
+                let verb = if watch { "watch" } else { "list" };
+                if !resource.takes(verb) {
+                    return status::method_not_allowed();
+                }
+                let deprecation = deprecation_warning(&resource);
+                let response = if watch {
+                    self.watch_now(request, &resource, &target)
+                } else {
+                    self.list(request, &resource, &target)
+                };
+                return match deprecation {
+                    Some(w) => with_warnings(vec![w], response),
+                    None => response,
+                };
+            }
             ("POST", true) => "create",
             ("PUT", false) => "update",
             ("PATCH", false) => "patch",
@@ -1281,6 +1326,13 @@ impl ApiServer {
         }
         let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
+            let previous = self.store.get(&key).cloned();
+            let kind = match previous {
+                Some(_) => EventType::Modified,
+                None => EventType::Added,
+            };
+            self.store
+                .record(kind, &key, &stored.held, previous.as_ref());
             self.store.insert_written(key, stored.held, stored.written);
         }
         ok(code, stored.answer)
@@ -1378,8 +1430,15 @@ impl ApiServer {
         // object as that update left it.
         if delete::goes_on_update(&call.resource, stored, &object) {
             if !call.dry_run {
-                self.store.remove(&call.key);
-                self.store.next_revision();
+                let rv = self.store.next_revision();
+                if let Some(held) = self.store.remove(&call.key) {
+                    // The storage deletes what it held: a watch sees that, at the deletion's
+                    // revision.
+                    let mut last = held.clone();
+                    set(&mut last, &["metadata", "resourceVersion"], Value::from(rv));
+                    self.store
+                        .record(EventType::Deleted, &call.key, &last, Some(&held));
+                }
             }
             let read = self.read_back(&call.resource, &object);
             return answer(self, read);
@@ -1394,6 +1453,13 @@ impl ApiServer {
         }
         let stored = self.stored_forms(&call.resource, object);
         if !call.dry_run {
+            let previous = self.store.get(&call.key).cloned();
+            self.store.record(
+                EventType::Modified,
+                &call.key,
+                &stored.held,
+                previous.as_ref(),
+            );
             self.store
                 .insert_written(call.key.clone(), stored.held, stored.written);
         }

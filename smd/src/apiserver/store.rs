@@ -1,7 +1,7 @@
 //! The objects the server holds, as etcd holds them for it: one revision counter for the whole
 //! server (each write's `resourceVersion`), uids drawn in order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use smd_fieldpath::Value;
 
@@ -50,7 +50,53 @@ pub(super) struct Store {
     /// real server draws at random and almost never does).
     pub ip_cursor: u32,
     pub port_cursor: u32,
+    /// The latest writes, oldest first, at most `history` of them: what a watch from an
+    /// earlier `resourceVersion` replays (the watch cache's window).
+    events: VecDeque<Event>,
+    history: usize,
+    /// The revision the kept events follow: a watch or an exact list from an earlier one is
+    /// answered `410 Gone`.
+    floor: u64,
 }
+
+/// What a watch reports of a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    /// The object was created (or, for a selective watch, came to match).
+    Added,
+    /// The object was changed.
+    Modified,
+    /// The object was removed (or, for a selective watch, stopped matching).
+    Deleted,
+}
+
+impl EventType {
+    /// The `type` of a watch event.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventType::Added => "ADDED",
+            EventType::Modified => "MODIFIED",
+            EventType::Deleted => "DELETED",
+        }
+    }
+}
+
+/// One write as the storage's watch sees it.
+#[derive(Debug, Clone)]
+pub(super) struct Event {
+    pub revision: u64,
+    pub kind: EventType,
+    pub key: ObjectKey,
+    /// The object as a read after the write gives it (for a deletion: the object last
+    /// stored, at the deletion's revision).
+    pub object: Value,
+    /// The object before the write, for a change or a deletion.
+    pub previous: Option<Value>,
+}
+
+/// How many writes a new store keeps for watches (the real server's watch cache keeps at
+/// least 100 per resource, more as it is used; a test's history fits in this).
+pub const DEFAULT_EVENT_HISTORY: usize = 10_000;
 
 /// A value the server made up while writing an object: a real server chooses its own.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +131,9 @@ impl Default for Store {
             names: 0,
             ip_cursor: 0,
             port_cursor: 0,
+            events: VecDeque::new(),
+            history: DEFAULT_EVENT_HISTORY,
+            floor: FIRST_REVISION,
         }
     }
 }
@@ -143,7 +192,60 @@ impl Store {
     pub fn observe_revision(&mut self, seen: &str) {
         if let Ok(n) = seen.parse::<u64>() {
             self.revision = self.revision.max(n);
+            // Nothing was written yet: history starts after what was put in.
+            if self.events.is_empty() {
+                self.floor = self.floor.max(self.revision);
+            }
         }
+    }
+
+    /// The revision of the latest write.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Notes a write at the current revision for watches.
+    pub fn record(
+        &mut self,
+        kind: EventType,
+        key: &ObjectKey,
+        object: &Value,
+        previous: Option<&Value>,
+    ) {
+        self.events.push_back(Event {
+            revision: self.revision,
+            kind,
+            key: key.clone(),
+            object: object.clone(),
+            previous: previous.cloned(),
+        });
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        while self.events.len() > self.history {
+            if let Some(dropped) = self.events.pop_front() {
+                self.floor = dropped.revision;
+            }
+        }
+    }
+
+    /// Keeps the latest `n` writes for watches.
+    pub fn set_history(&mut self, n: usize) {
+        self.history = n;
+        self.trim();
+    }
+
+    /// The revision the kept events follow: an earlier one is too old.
+    pub fn floor(&self) -> u64 {
+        self.floor
+    }
+
+    /// The writes after `revision`, oldest first (the caller checked it against
+    /// [`Store::floor`]).
+    pub fn events_after(&self, revision: u64) -> impl Iterator<Item = &Event> {
+        let start = self.events.partition_point(|e| e.revision <= revision);
+        self.events.range(start..)
     }
 
     /// The next uid, a counter written as a UUID (the real server draws random ones).

@@ -59,7 +59,7 @@ struct ScaleSubresource {
 /// ```
 /// use smd::fieldpath::yaml;
 /// use smd::managedfields::{Endpoint, Timestamp};
-/// use smd_schema::gvk::GroupVersionKind;
+/// use smd::GroupVersionKind;
 ///
 /// let deployments = Endpoint::kubernetes(GroupVersionKind::new("apps", "v1", "Deployment"));
 /// let manifest = yaml::from_str("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, \

@@ -110,7 +110,7 @@ pub(crate) fn stored_or_none(object: &Value) -> Option<Vec<Stored>> {
         .collect()
 }
 
-fn entry_from_value(item: &Value) -> Result<Entry, String> {
+pub(crate) fn entry_from_value(item: &Value) -> Result<Entry, String> {
     entry_fields(item, true)
 }
 

@@ -11,7 +11,7 @@
 //! ```
 //! use smd::fieldpath::yaml;
 //! use smd::managedfields::{FieldManager, Timestamp, entries};
-//! use smd_schema::gvk::GroupVersionKind;
+//! use smd::GroupVersionKind;
 //!
 //! let deployments = FieldManager::kubernetes(GroupVersionKind::new("apps", "v1", "Deployment"), "");
 //! // As `kubectl get -o yaml --show-managed-fields` prints it: the autoscaler owns the replicas.
@@ -42,14 +42,16 @@
 //! identity), [`ConflictError`] (`IN/conflict.go`), [`ResetFields`] and the replicas paths
 //! (the 1.37 registry), [`ScaleHandler`] (`MF/scalehandler.go`), [`validate_manager`] (the
 //! request checks made before the field manager runs), [`upgrade_managed_fields`] (kubectl's
-//! client-side rewrite when it moves to server-side apply, client-go's `csaupgrade`).
+//! client-side rewrite when it moves to server-side apply, client-go's `csaupgrade`),
+//! [`extract`] (the applied configuration a manager owns, `MF/extract.go`).
 
 mod cap;
 mod conflict;
 mod csa;
 mod endpoint;
-mod entry;
+pub(crate) mod entry;
 mod error;
+mod extract;
 mod identity;
 mod last_applied;
 mod managed;
@@ -72,6 +74,7 @@ pub use csa::{
 pub use endpoint::{Endpoint, Written};
 pub use entry::{Entry, EntryError, entries, entries_or_none, fields_v1_value, set_entries};
 pub use error::{Cause, Error};
+pub use extract::{ExtractError, extract};
 pub use identity::{ManagerId, Operation};
 pub use last_applied::LAST_APPLIED_ANNOTATION;
 pub use managed::{DecodeError, MANAGED_FIELDS_NESTING, MAX_MANAGED_PATH, Managed, sort_entries};

@@ -19,7 +19,7 @@ use crate::typed::{DEDUCED_TYPE, TypedValue, ValidationErrors, deduced_schema};
 ///
 /// ```
 /// use smd::managedfields::TypeResolver;
-/// use smd_schema::gvk::GroupVersionKind;
+/// use smd::GroupVersionKind;
 /// let types = TypeResolver::kubernetes();
 /// assert!(types.type_ref(&GroupVersionKind::new("apps", "v1", "Deployment")).is_some());
 /// assert!(types.type_ref(&GroupVersionKind::new("example.com", "v1", "Widget")).is_none());

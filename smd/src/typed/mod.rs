@@ -10,7 +10,7 @@
 //! use std::sync::Arc;
 //! use smd::fieldpath::yaml;
 //! use smd::typed::TypedValue;
-//! use smd_schema::Schema;
+//! use smd::schema::Schema;
 //!
 //! let schema = Arc::new(Schema::from_yaml(r#"
 //! types:
