@@ -17,6 +17,8 @@
 //! | [`check`](mod@check) | the type checker: types of nodes, or cel-go's compile errors |
 //! | [`debug`] | a tree printed as cel-go's `debug.ToDebugString` prints it |
 
+#![deny(missing_docs)]
+
 pub mod ast;
 pub mod check;
 pub mod debug;

@@ -124,7 +124,7 @@ fn render(answer: Answer, format: ObjectFormat) -> Rendered {
         Ok(object) => {
             let kind = match &pair.live {
                 None => Outcome::Create,
-                Some(live) if plan::at_version(&live.value, &pair.applied) == *object => {
+                Some(live) if plan::at_version(&live.value, &pair.applied.value) == *object => {
                     Outcome::Unchanged
                 }
                 Some(_) => Outcome::Change,

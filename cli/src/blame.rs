@@ -7,10 +7,10 @@ use clap::Args;
 use smd::fieldpath::{Path, PathElement, Set, Value};
 
 use super::owners;
-use super::paths::names_item;
 use super::plan;
 use super::render::{self, ColorChoice, Paint};
 use super::{Failure, Outcome as Stop};
+use smd::preview::names_item;
 
 /// The `blame` command's arguments.
 #[derive(Debug, Args)]

@@ -436,61 +436,37 @@ fn item<'a>(
     show_secrets: bool,
 ) -> Result<Item<'a>, Failure> {
     let pair = &outcome.pair;
-    // The live object as `kubectl diff` reads it: at the manifest's version.
-    let before = pair.live.as_ref().map_or_else(
-        || Value::Map(Default::default()),
-        |l| plan::at_version(&l.value, &pair.applied),
-    );
-    // Conflicts name paths at the version each manager used, which the live object keeps.
-    let held = pair.live.as_ref().map_or(&before, |l| &l.value);
-    let secret =
-        !show_secrets && (secrets::is_secret(&before) || secrets::is_secret(&pair.applied.value));
-    let (after, conflicts) = match &outcome.result {
-        Ok(object) => (Some(object.clone()), Vec::new()),
-        Err(Refusal::Server(e @ Error::Conflict(_))) => {
-            let conflicts = if secret {
-                // The live and manifest values of each conflict, masked as a pair.
-                let (mut live, mut applied) = (held.clone(), pair.applied.value.clone());
-                secrets::mask_pair(&mut live, &mut applied);
-                plan::conflicts(e, &live, &applied)
-            } else {
-                plan::conflicts(e, held, &pair.applied.value)
-            };
-            (outcome.forced.clone(), conflicts)
-        }
+    match &outcome.result {
+        Ok(_) | Err(Refusal::Server(Error::Conflict(_))) => {}
         Err(Refusal::Server(e)) => return Err(plan::refusal(pair, e)),
         Err(Refusal::Status(r)) => return Err(plan::status_refusal(pair, r)),
         Err(Refusal::Unserved(message)) => {
             return Err(Failure::new(format!("{}: {message}", pair.applied.origin)));
         }
+    }
+    let live = pair.live.as_ref().map(|l| &l.value);
+    let answer = smd::preview::Answer {
+        result: outcome.result.clone(),
+        forced: outcome.forced.clone(),
+        server_set: outcome.server_set.clone(),
     };
-    // Entries the API server cannot read count as none, as it counts them (the batch warns).
-    let live_managers = pair
-        .live
-        .as_ref()
-        .and_then(|l| plan::managers(&l.value).ok())
-        .unwrap_or_default();
-    let (owners, dropped) = match &after {
-        Some(after) => {
-            let after_managers = plan::managers(after).map_err(Failure::new)?;
-            (
-                plan::owner_changes(&live_managers, &after_managers),
-                plan::dropped(request, &before, &live_managers, after, &after_managers),
-            )
-        }
-        None => (Vec::new(), Vec::new()),
-    };
-    let changed = after.as_ref().is_some_and(|a| *a != before);
-    let ignored = match (&after, request.subresource) {
-        (Some(after), "status") => plan::ignored_by_status(&pair.applied.value, after)
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
-        _ => Vec::new(),
-    };
+    let preview = smd::preview::preview(live, &pair.applied.value, &answer, &request.preview())
+        .map_err(Failure::new)?;
+    let secret = !show_secrets
+        && (secrets::is_secret(&preview.before) || secrets::is_secret(&pair.applied.value));
+    let mut conflicts = preview.conflicts.clone();
+    if let (true, Err(Refusal::Server(e))) = (secret, &outcome.result) {
+        // The live and manifest values of each conflict, masked as a pair.
+        let (mut held, mut applied) = (
+            live.unwrap_or(&preview.before).clone(),
+            pair.applied.value.clone(),
+        );
+        secrets::mask_pair(&mut held, &mut applied);
+        conflicts = plan::conflicts(e, &held, &applied);
+    }
     let masked = secret.then(|| {
-        let mut shown_before = before.clone();
-        let mut shown_after = after.clone();
+        let mut shown_before = preview.before.clone();
+        let mut shown_after = preview.after.clone();
         match &mut shown_after {
             Some(after) => secrets::mask_pair(&mut shown_before, after),
             None => secrets::mask(&mut shown_before),
@@ -499,14 +475,14 @@ fn item<'a>(
     });
     Ok(Item {
         outcome,
-        before,
-        after,
+        ignored: preview.ignored.iter().map(ToString::to_string).collect(),
+        before: preview.before,
+        after: preview.after,
         masked,
-        owners,
-        dropped,
+        owners: preview.owners,
+        dropped: preview.dropped,
         conflicts,
-        changed,
-        ignored,
+        changed: preview.changed,
     })
 }
 

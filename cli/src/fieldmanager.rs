@@ -21,7 +21,7 @@ pub(crate) fn outcome(endpoint: &Endpoint, pair: Pair, request: Request<'_>) -> 
     let live = pair
         .live
         .as_ref()
-        .map(|l| at_version(&l.value, &pair.applied));
+        .map(|l| at_version(&l.value, &pair.applied.value));
     let apply = |force: bool| -> Result<Value, Refusal> {
         endpoint
             .apply(

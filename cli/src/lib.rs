@@ -11,7 +11,6 @@
 mod apply;
 mod batch;
 mod blame;
-mod chosen;
 mod cluster;
 mod diff;
 mod endpoints;
@@ -29,7 +28,6 @@ mod namespaces;
 mod objects;
 mod owners;
 mod parallel;
-mod paths;
 mod plan;
 mod render;
 mod report;

@@ -9,6 +9,7 @@
 pub mod apiserver;
 pub mod apiserver_diff;
 mod canonical;
+pub mod cases;
 mod compare;
 mod crd_ops;
 pub mod differential;
@@ -21,6 +22,7 @@ mod patch_ops;
 mod roundtrip_ops;
 mod scenario;
 mod schema_ops;
+pub mod show;
 mod typed_ops;
 pub mod updater_ops;
 mod value_ops;

@@ -36,6 +36,8 @@
 //! * [`apiserver`]: an in-memory API server answering HTTP-shaped requests as a real one;
 //! * [`object`]: typed objects (k8s-openapi, kube's `DynamicObject`, your structs) in and
 //!   out, and the check of a typed apply body for values its author did not mean to set;
+//! * [`preview`]: what an apply would do, worked out before it is sent (what `smd diff`
+//!   renders);
 //! * [`cluster`]: that server shared for tests, preloaded from YAML, its watches streamed;
 //!   with the `kube` feature a `tower::Service` for `kube::Client`.
 
@@ -55,6 +57,7 @@ pub mod managedfields;
 pub mod merge;
 pub mod object;
 pub mod patch;
+pub mod preview;
 pub mod report;
 pub mod typed;
 pub mod validation;

@@ -160,3 +160,24 @@ fn selectors_refuse_what_apimachinery_refuses() {
         )
     );
 }
+
+#[test]
+fn delete_collection_deletes_what_its_selectors_select() {
+    let mut server = ApiServer::new();
+    apply(&mut server, "a", "tier: web", "k: '1'");
+    apply(&mut server, "b", "tier: db", "k: '1'");
+    let start = server.revision().to_string();
+    let deleted =
+        server.handle(&Request::new("DELETE", CONFIGMAPS).with_query("labelSelector", "tier=web"));
+    assert_eq!(deleted.code, 200, "{:?}", deleted.body);
+    assert_eq!(text(&deleted.body, &["kind"]), "ConfigMapList");
+    assert_eq!(
+        events(&mut server, &[("resourceVersion", &start)]),
+        pairs(&[("DELETED", "a")])
+    );
+    let left = server.handle(&Request::new("GET", CONFIGMAPS));
+    let items = field(&left.body, &["items"])
+        .and_then(Value::as_list)
+        .unwrap_or_default();
+    assert_eq!(items.len(), 1);
+}

@@ -10,7 +10,7 @@ use smd_fieldpath::{Map, Value};
 
 use super::fieldlabels;
 use super::selector::{FieldSelector, LabelSelector};
-use super::{ApiServer, get, nested_str, ok, set};
+use super::{ApiServer, Call, get, nested_str, ok, set};
 use crate::apiserver::convert::api_version_of;
 use crate::apiserver::http::{Request, Response};
 use crate::apiserver::routes::{Resource, Target};
@@ -477,6 +477,57 @@ impl ApiServer {
         body.insert("metadata", Value::Map(meta));
         body.insert("items", Value::List(items));
         ok(200, Value::Map(body))
+    }
+
+    /// DELETECOLLECTION: every object the request's selectors select, deleted one by one
+    /// with the request's DeleteOptions as a DELETE of each would; the answer is the list of
+    /// them as listed before (the first refusal, if one is refused).
+    pub(super) fn delete_collection(
+        &mut self,
+        request: &Request,
+        resource: &Resource,
+        target: &Target,
+        now: crate::managedfields::Timestamp,
+    ) -> Response {
+        let listed = self.list(request, resource, target);
+        if !listed.is_success() {
+            return listed;
+        }
+        let crd = self.crd_of(resource).cloned();
+        let selection = match options(request, resource, crd.as_ref()) {
+            Ok(o) => Selection {
+                resource: resource.clone(),
+                namespace: target.namespace.clone(),
+                labels: o.labels,
+                fields: o.fields,
+            },
+            Err(refusal) => return refusal,
+        };
+        let keys: Vec<ObjectKey> = self
+            .state_at(&selection, self.store.revision())
+            .into_iter()
+            .map(|(_, key, _)| key)
+            .collect();
+        let dry_run = !request.query_values("dryRun").is_empty();
+        for key in keys {
+            let mut one = target.clone();
+            one.name = key.name.clone();
+            one.namespace = key.namespace.clone();
+            let call = Call {
+                request,
+                parsed: None,
+                resource: resource.clone(),
+                target: one,
+                key,
+                dry_run,
+                now,
+            };
+            let answer = self.delete(&call);
+            if !answer.is_success() {
+                return answer;
+            }
+        }
+        listed
     }
 
     /// WATCH through [`ApiServer::handle`]: the events a watch begun with `request` has

@@ -54,8 +54,10 @@
 //! [`crate::cluster`] streams them). The latest writes are kept for watches
 //! ([`ApiServer::set_event_history`]); an older revision is `410 Gone`.
 //!
-//! Not served: deletecollection; namespaces need not exist; the other admission plugins
-//! (LimitRanger, webhooks) are not run.
+//! DELETE of a collection deletes what its selectors select, each as a DELETE would.
+//!
+//! Namespaces need not exist; the other admission plugins (LimitRanger, webhooks) are not
+//! run.
 
 mod convert;
 mod decode;

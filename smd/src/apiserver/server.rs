@@ -512,6 +512,18 @@ impl ApiServer {
         if !served {
             return self.other_subresource(request, &resource, &target);
         }
+        if request.method == "DELETE" && target.name.is_empty() && target.subresource.is_empty() {
+            if !resource.takes("deletecollection")
+                || (resource.namespaced && target.namespace.is_empty())
+            {
+                return status::method_not_allowed();
+            }
+            let dry_run = request.query_values("dryRun");
+            if let Some(refusal) = check_options(request, "delete", &dry_run) {
+                return refusal;
+            }
+            return self.delete_collection(request, &resource, &target, now);
+        }
         if resource.namespaced && target.namespace.is_empty() && request.method != "GET" {
             // Across namespaces the router serves reads of the collection only.
             return status::no_route();

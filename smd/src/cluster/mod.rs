@@ -1,7 +1,7 @@
 //! An in-memory cluster for tests: [`ApiServer`] (the write path a kube-apiserver v1.37.2
 //! runs, list and watch included) shared between threads and clients, preloaded with CRDs and
 //! objects from YAML, its watches woken by every write. With the `kube` feature,
-//! [`Cluster::service`] is a `tower::Service` that `kube::Client::new` runs application code
+//! `Cluster::service` is a `tower::Service` that `kube::Client::new` runs application code
 //! against unchanged.
 //!
 //! ```

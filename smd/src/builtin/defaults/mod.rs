@@ -7,7 +7,7 @@
 //! value of a type that has defaulting, pre-order as the generated code does, the type's
 //! `SetDefaults_*` function runs first, then the `+default=` markers of its fields. The
 //! functions are Rust functions in one module per API group, each citing its Go source; the
-//! markers are a table generated from the Go sources ([`markers`], written by `smd-scheme
+//! markers are a table generated from the Go sources (`markers`, written by `smd-scheme
 //! markers`). Each group module also says, for every kind and version the server serves,
 //! whether it has defaulting, so that a test can fail on a kind nobody looked at.
 //!

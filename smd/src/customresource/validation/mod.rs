@@ -4,11 +4,11 @@
 //! updates as a 1.37 server ratchets them (an error in a part the update left unchanged is
 //! dropped); the scale subresource's replica counts and selector; embedded resources checked as
 //! resources; and the uniqueness of set items and map-list keys; then, where none of those
-//! blocks them, the `x-kubernetes-validations` rules ([`rules`](super::rules)).
+//! blocks them, the `x-kubernetes-validations` rules (`rules`).
 //!
 //! | module | what |
 //! |---|---|
-//! | `schema.rs` | [`Node`](schema::Node): a schema as the validator reads it |
+//! | `schema.rs` | `Node`: a schema as the validator reads it |
 //! | `walk.rs` | the validator, node by node, with ratcheting |
 //! | `equal.rs` | what ratcheting calls unchanged |
 //! | `failure.rs` | kube-openapi's errors as the server's field errors |

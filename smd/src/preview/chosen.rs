@@ -1,16 +1,17 @@
 //! Values only a server can choose (a new object's uid and creation time, generated names,
 //! allocated addresses and ports, and what a strategy derives from them): smd's in-memory
-//! server makes up its own ([`smd::apiserver::Exchange::server_chosen`]), a real server would
+//! server makes up its own ([`crate::apiserver::Exchange::server_chosen`]), a real server would
 //! choose others, so an answer leaves those fields out and names them instead.
 
-use smd::apiserver::ServerChoice;
-use smd::fieldpath::Value;
+use smd_fieldpath::Value;
+
+use crate::apiserver::ServerChoice;
 
 /// Removes from `object` every field whose value is one of `chosen` (outside
 /// `metadata.managedFields`, whose times the reports show apart); a list item whose `name` is
 /// chosen goes whole. Returns the paths removed, as `.metadata.uid` and
 /// `.spec.volumes[name="kube-api-access-x"]`, in the object's order.
-pub(crate) fn strip(object: &mut Value, chosen: &[ServerChoice]) -> Vec<String> {
+pub fn strip_server_chosen(object: &mut Value, chosen: &[ServerChoice]) -> Vec<String> {
     let mut removed = Vec::new();
     if !chosen.is_empty() {
         walk(object, chosen, &mut String::new(), &mut removed);
@@ -93,7 +94,7 @@ mod tests {
             value: Value::Int(30001),
         };
         let chosen = [text("u-1"), text("t"), text("tok-1"), port];
-        let removed = strip(&mut object, &chosen);
+        let removed = strip_server_chosen(&mut object, &chosen);
         assert_eq!(
             removed,
             [
