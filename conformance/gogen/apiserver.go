@@ -86,7 +86,16 @@ var (
 	embeddedVersion = regexp.MustCompile(`"resourceVersion\\*":\\*"([0-9]+)`)
 	embeddedTime    = regexp.MustCompile(`"(?:creationTimestamp|deletionTimestamp|time)\\*":\\*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)`)
 	recordVersion   = regexp.MustCompile(`ResourceVersion in (?:record \(|object meta: )([0-9]+)`)
+	// A watch from a version the watch cache no longer holds: the version asked for, then the
+	// oldest the cache could start from (its own, moved by every case's writes).
+	tooOldVersion = regexp.MustCompile(`too old resource version: ([0-9]+) \(([0-9]+)\)`)
 )
+
+// The placeholder of the oldest version a watch cache holds.
+const oldestVersion = "<oldest resourceVersion>"
+
+// A reference as a body holds it: a whole JSON string.
+var quotedReference = regexp.MustCompile(`"\{(?:resourceVersion|continue)(?:@[0-9]+)?\}"`)
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
@@ -399,9 +408,117 @@ func validateAPIServerCase(c apiserverCase) error {
 			default:
 				return fmt.Errorf("case %q: steps[%d]: query %s: a string, bool or int, not %T", c.Name, i, k, v)
 			}
+			if err := checkReferences(fmt.Sprint(v), i); err != nil {
+				return fmt.Errorf("case %q: steps[%d]: query %s: %v", c.Name, i, k, err)
+			}
+		}
+		if isWatch(s.Query) || watchPath.MatchString(s.Path) {
+			// Without a timeout the server holds the stream open for minutes (its
+			// --min-request-timeout, drawn at random): the step's answer would be timing.
+			if s.Method != "GET" {
+				return fmt.Errorf("case %q: steps[%d]: a watch is a GET", c.Name, i)
+			}
+			t, ok := s.Query["timeoutSeconds"]
+			if n, err := strconv.Atoi(fmt.Sprint(t)); !ok || err != nil || n < 1 || n > 5 {
+				return fmt.Errorf("case %q: steps[%d]: a watch needs timeoutSeconds, 1 to 5 (the server ends the stream then)", c.Name, i)
+			}
+		}
+		if s.Body != nil {
+			if err := checkReferences(fmt.Sprint(s.Body), i); err != nil {
+				return fmt.Errorf("case %q: steps[%d]: body: %v", c.Name, i, err)
+			}
 		}
 	}
 	return nil
+}
+
+// The deprecated watch paths: /api/v1/watch/..., /apis/GROUP/VERSION/watch/....
+var watchPath = regexp.MustCompile(`^(/(?:api/[^/]+|apis/[^/]+/[^/]+))/watch/`)
+
+// isWatch says whether a query asks for a watch, as the server reads `watch` (a bool
+// parameter: present and neither "0" nor "false", in any case, is true).
+func isWatch(query map[string]any) bool {
+	v, ok := query["watch"]
+	if !ok {
+		return false
+	}
+	s := fmt.Sprint(v)
+	return s != "0" && !strings.EqualFold(s, "false")
+}
+
+// A reference to what an earlier step answered, substituted into query values and bodies:
+// {resourceVersion} is the latest resourceVersion of an object the case has seen (what an
+// update names; a list's would make it a conflict), {resourceVersion@K} the one step K (from 1)
+// answered: its list's, else the latest object's when it ended. {continue} is the latest list's
+// continue token, {continue@K} step K's.
+var stepReference = regexp.MustCompile(`\{(resourceVersion|continue)(?:@([0-9]+))?\}`)
+
+// checkReferences refuses a reference to step 0, to a later step or to the step itself (index
+// i, from 0).
+func checkReferences(text string, i int) error {
+	for _, m := range stepReference.FindAllStringSubmatch(text, -1) {
+		if m[2] == "" {
+			continue
+		}
+		k, err := strconv.Atoi(m[2])
+		if err != nil || k < 1 || k > i {
+			return fmt.Errorf("%s names no earlier step", m[0])
+		}
+	}
+	return nil
+}
+
+// seen is what the steps of a case answered that later steps may name.
+type seen struct {
+	version, cont string
+	// The list the current step answered, if any: its resourceVersion.
+	listVersion string
+	// after[k-1]: what {resourceVersion@k} and {continue@k} stand for.
+	after []struct{ version, cont string }
+}
+
+// note records an answer: an object's resourceVersion, a list's and its continue token.
+func (s *seen) note(v any) {
+	m, ok := v.(jObject)
+	if ok && isList(m) {
+		meta, _ := m["metadata"].(jObject)
+		s.listVersion, _ = meta["resourceVersion"].(string)
+		s.cont, _ = meta["continue"].(string)
+		return
+	}
+	s.version = resourceVersionOf(v, s.version)
+}
+
+func (s *seen) endStep() {
+	v := s.version
+	if s.listVersion != "" {
+		v = s.listVersion
+	}
+	s.after = append(s.after, struct{ version, cont string }{v, s.cont})
+	s.listVersion = ""
+}
+
+// substitute replaces the references in text; quote writes each value as a JSON string
+// (a reference in a body is a whole JSON string: "{resourceVersion}").
+func (s *seen) substitute(text string, quote bool) string {
+	return stepReference.ReplaceAllStringFunc(text, func(ref string) string {
+		m := stepReference.FindStringSubmatch(ref)
+		version, cont := s.version, s.cont
+		if m[2] != "" {
+			k, _ := strconv.Atoi(m[2])
+			if k >= 1 && k <= len(s.after) {
+				version, cont = s.after[k-1].version, s.after[k-1].cont
+			}
+		}
+		v := version
+		if m[1] == "continue" {
+			v = cont
+		}
+		if quote {
+			return strconv.Quote(v)
+		}
+		return v
+	})
 }
 
 // jsonBody turns a YAML body into the JSON a client sends, and names the object.
@@ -528,7 +645,7 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 		warnings     []string
 	}
 	var raws []raw
-	lastVersion := ""
+	answered := &seen{}
 	for i, s := range cs.Steps {
 		path := strings.ReplaceAll(s.Path, "{namespace}", ns)
 		var body []byte
@@ -548,27 +665,56 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			// A body may name the case's namespace (a Namespace object's name, for one).
 			requestedName = strings.ReplaceAll(name, "{namespace}", ns)
 			b = bytes.ReplaceAll(b, []byte("{namespace}"), []byte(ns))
-			// A body may name the object's current resourceVersion (an update of a custom
-			// resource needs one): the latest the case has seen.
-			body = bytes.ReplaceAll(b, []byte(`"{resourceVersion}"`), []byte(strconv.Quote(lastVersion)))
+			// A body may name a resourceVersion (an update of a custom resource needs one):
+			// the latest the case has seen, or the one of an earlier step.
+			body = quotedReference.ReplaceAllFunc(b, func(ref []byte) []byte {
+				return []byte(answered.substitute(string(ref[1:len(ref)-1]), true))
+			})
 			norm.requested(s.Body)
 		}
 		query := url.Values{}
 		for k, v := range s.Query {
-			query.Set(k, fmt.Sprint(v))
+			// A value may name the case's namespace (a field selector) or an earlier answer.
+			query.Set(k, answered.substitute(strings.ReplaceAll(fmt.Sprint(v), "{namespace}", ns), false))
 		}
 		target := path
 		if len(query) > 0 {
 			target += "?" + query.Encode()
 		}
-		from := clock.begin()
+		watch := isWatch(s.Query) || watchPath.MatchString(s.Path)
+		var from int64
+		if s.Method == "GET" {
+			// A read writes no time: it needs no second of its own (a time in a second it
+			// shares with the step before is that step's, the first whose seconds hold it).
+			from = time.Now().Unix()
+		} else {
+			from = clock.begin()
+		}
+		if rv, _ := s.Query["resourceVersion"].(string); s.Method == "GET" && (watch || rv == "0") {
+			// A consistent list first: it returns once the watch cache has caught up with
+			// etcd, so that a watch, or a read from the cache at any version (0), starts from
+			// everything the earlier steps wrote, not from a cache a few milliseconds behind.
+			// Its answer does not matter (a path the server does not serve lists nothing).
+			list := watchPath.ReplaceAllString(path, "$1/") + "?limit=1"
+			if _, err := c.do("GET", list, "", "", nil); err != nil {
+				return nil, fmt.Errorf("steps[%d]: the list before the read: %v", i, err)
+			}
+		}
 		resp, err := c.do(s.Method, target, contentType, s.UserAgent, body)
 		if err != nil {
 			return nil, fmt.Errorf("steps[%d]: %v", i, err)
 		}
 		r := raw{status: resp.status, warnings: resp.warnings}
-		r.body = decodeResponse(resp.body)
-		lastVersion = resourceVersionOf(r.body, lastVersion)
+		if watch && resp.status == 200 && isEventStream(resp.body) {
+			events, err := watchEvents(resp.body, s.Query)
+			if err != nil {
+				return nil, fmt.Errorf("steps[%d]: %v", i, err)
+			}
+			r.body = events
+		} else {
+			r.body = decodeResponse(resp.body)
+		}
+		answered.note(r.body)
 		if s.Stored {
 			get, err := storedPath(s.Method, path, r.body, requestedName)
 			if err != nil {
@@ -580,13 +726,14 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 			}
 			if g.status == 200 {
 				r.stored = decodeResponse(g.body)
-				lastVersion = resourceVersionOf(r.stored, lastVersion)
+				answered.note(r.stored)
 			} else {
 				r.stored = jObject{"status": int64(g.status), "body": decodeResponse(g.body)}
 			}
 			r.hasStored = true
 		}
 		clock.end(from)
+		answered.endStep()
 		raws = append(raws, r)
 	}
 	// Normalised once every step is done: placeholders are numbered in step order, body
@@ -617,6 +764,127 @@ func replayAPIServerCase(c *apiClient, cs apiserverCase) (jObject, error) {
 	}
 	// A namespace left behind holds nothing another case sees; deleting it would only cost time.
 	return jObject{"steps": steps}, nil
+}
+
+// The annotation of the bookmark that ends a watch's initial events (sendInitialEvents).
+const initialEventsEnd = "k8s.io/initial-events-end"
+
+// watchEvents reads a watch's stream (one JSON event after another) into the step's answer, a
+// list of events. Bookmarks come when the server's timers say (every minute, shortly before the
+// timeout): timing, not what the watch means, so they are dropped; the one ending the initial
+// events stays, it is the answer to sendInitialEvents. A bookmark the watch did not ask for
+// (allowWatchBookmarks) is the server breaking its contract: an error.
+func watchEvents(data []byte, query map[string]any) ([]any, error) {
+	allowed := false
+	if v, ok := query["allowWatchBookmarks"]; ok {
+		s := fmt.Sprint(v)
+		allowed = s != "0" && !strings.EqualFold(s, "false")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	events := []any{}
+	for dec.More() {
+		v, err := decodeValue(dec)
+		if err != nil {
+			return nil, fmt.Errorf("the watch stream: %v (%q)", err, data)
+		}
+		e, ok := v.(jObject)
+		if !ok {
+			return nil, fmt.Errorf("the watch stream holds %T, not an event", v)
+		}
+		switch e["type"] {
+		case "ADDED", "MODIFIED", "DELETED", "ERROR":
+		case "BOOKMARK":
+			if !allowed {
+				return nil, errors.New("a BOOKMARK event on a watch that did not ask for them (allowWatchBookmarks)")
+			}
+			obj, _ := e["object"].(jObject)
+			meta, _ := obj["metadata"].(jObject)
+			annotations, _ := meta["annotations"].(jObject)
+			if annotations[initialEventsEnd] != "true" {
+				continue
+			}
+		default:
+			return nil, fmt.Errorf("an event of type %v", e["type"])
+		}
+		events = append(events, e)
+	}
+	return events, nil
+}
+
+// isEventStream says whether a watch's answer is a stream of events (empty, or starting with
+// an object whose members are type and object): a GET of one object with watch=true is a plain
+// GET, answered by the object (the Content-Type of both is application/json).
+func isEventStream(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if !dec.More() {
+		return len(bytes.TrimSpace(data)) == 0
+	}
+	var first map[string]json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return false
+	}
+	_, typ := first["type"]
+	_, obj := first["object"]
+	return len(first) == 2 && typ && obj
+}
+
+// isList says whether an answer is a list (kind <Kind>List with items).
+func isList(m jObject) bool {
+	kind, _ := m["kind"].(string)
+	_, items := m["items"]
+	return items && strings.HasSuffix(kind, "List")
+}
+
+// The placeholders of what a collection's revision names: a list's resourceVersion and a
+// bookmark's are etcd's revision when it was read, which every write of every case moves; a
+// continue token holds one.
+const (
+	collectionVersion = "<collection resourceVersion>"
+	continueToken     = "<continue>"
+)
+
+// collection replaces, in a list or a bookmark event, the values naming the collection's
+// revision, before anything else is walked (they must take no placeholder number).
+func collection(m jObject) jObject {
+	list := isList(m)
+	bookmark := m["type"] == "BOOKMARK"
+	if !list && !bookmark {
+		return m
+	}
+	out := jObject{}
+	for k, v := range m {
+		out[k] = v
+	}
+	set := func(holder jObject) jObject {
+		meta, ok := holder["metadata"].(jObject)
+		if !ok {
+			return holder
+		}
+		c := jObject{}
+		for k, v := range meta {
+			c[k] = v
+		}
+		if rv, ok := c["resourceVersion"].(string); ok && rv != "" {
+			c["resourceVersion"] = collectionVersion
+		}
+		if t, ok := c["continue"].(string); ok && t != "" {
+			c["continue"] = continueToken
+		}
+		h := jObject{}
+		for k, v := range holder {
+			h[k] = v
+		}
+		h["metadata"] = c
+		return h
+	}
+	if list {
+		return set(out)
+	}
+	if obj, ok := out["object"].(jObject); ok {
+		out["object"] = set(obj)
+	}
+	return out
 }
 
 // resourceVersionOf is an object's metadata.resourceVersion, else old.
@@ -824,6 +1092,7 @@ func (n *normaliser) collectUIDs(v any) {
 func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 	switch t := v.(type) {
 	case jObject:
+		t = collection(t)
 		out := jObject{}
 		for _, k := range sortedKeys(t) {
 			e := t[k]
@@ -865,7 +1134,7 @@ func (n *normaliser) walk(v any, key string, clock *stepClock) (any, error) {
 				return placeholder(n.uids, "uid", t), nil
 			}
 		case "resourceVersion":
-			if t != "" {
+			if t != "" && t != collectionVersion {
 				return placeholder(n.versions, "resourceVersion", t), nil
 			}
 		case "creationTimestamp", "deletionTimestamp":
@@ -914,6 +1183,10 @@ func (n *normaliser) embedded(t string, clock *stepClock) (string, error) {
 	version := func(v string) (string, error) { return placeholder(n.versions, "resourceVersion", v), nil }
 	t, _ = replaceGroup(embeddedVersion, t, version)
 	t, _ = replaceGroup(recordVersion, t, version)
+	t = tooOldVersion.ReplaceAllStringFunc(t, func(m string) string {
+		g := tooOldVersion.FindStringSubmatch(m)
+		return fmt.Sprintf("too old resource version: %s (%s)", placeholder(n.versions, "resourceVersion", g[1]), oldestVersion)
+	})
 	return replaceGroup(embeddedTime, t, clock.label)
 }
 

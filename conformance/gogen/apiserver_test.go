@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -116,5 +117,123 @@ func TestConflictCausesInOrder(t *testing.T) {
 		`"other":{"causes":[{"field":"b","reason":"FieldValueInvalid"},{"field":"a","reason":"FieldValueInvalid"}]}}`
 	if string(text) != want {
 		t.Errorf("normalised\n got %s\nwant %s", text, want)
+	}
+}
+
+// A watch's stream becomes a list of events; a bookmark stays only when it ends the initial
+// events, and is an error when the watch did not ask for bookmarks.
+func TestWatchEvents(t *testing.T) {
+	stream := []byte(`{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"a","resourceVersion":"7"}}}
+{"type":"BOOKMARK","object":{"kind":"ConfigMap","metadata":{"resourceVersion":"9"}}}
+{"type":"BOOKMARK","object":{"kind":"ConfigMap","metadata":{"resourceVersion":"9","annotations":{"k8s.io/initial-events-end":"true"}}}}
+{"type":"DELETED","object":{"kind":"ConfigMap","metadata":{"name":"a","resourceVersion":"10"}}}
+`)
+	events, err := watchEvents(stream, map[string]any{"watch": true, "allowWatchBookmarks": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range events {
+		types = append(types, e.(jObject)["type"].(string))
+	}
+	if strings.Join(types, " ") != "ADDED BOOKMARK DELETED" {
+		t.Errorf("events %v", types)
+	}
+	if _, err := watchEvents(stream, map[string]any{"watch": true}); err == nil {
+		t.Error("a bookmark the watch did not ask for was taken")
+	}
+	if _, err := watchEvents(stream, map[string]any{"watch": true, "allowWatchBookmarks": "false"}); err == nil {
+		t.Error("a bookmark with allowWatchBookmarks=false was taken")
+	}
+	if events, err := watchEvents(nil, map[string]any{}); err != nil || len(events) != 0 {
+		t.Errorf("an empty stream: %v, %v", events, err)
+	}
+	if _, err := watchEvents([]byte(`{"type":"ADDED"`), map[string]any{}); err == nil {
+		t.Error("a cut stream was taken")
+	}
+}
+
+// A list's and a bookmark's resourceVersion and a continue token are the collection's revision:
+// one placeholder each, numbering nothing; a too-old message names the version asked for as a
+// version and the cache's oldest by a placeholder.
+func TestNormaliserCollections(t *testing.T) {
+	clock := &stepClock{}
+	n := newNormaliser()
+	body := decodeResponse([]byte(`[{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"900"}}},` +
+		`{"kind":"ConfigMapList","metadata":{"resourceVersion":"901","continue":"eyJ2Ijo","remainingItemCount":2},` +
+		`"items":[{"metadata":{"name":"a","resourceVersion":"5"}}]},` +
+		`{"type":"ERROR","object":{"kind":"Status","message":"too old resource version: 3 (850)"}}]`))
+	got, err := n.normalise(body, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := writeJSON(got, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"object":{"metadata":{"resourceVersion":"<collection resourceVersion>"}},"type":"BOOKMARK"},` +
+		`{"items":[{"metadata":{"name":"a","resourceVersion":"<resourceVersion 1>"}}],"kind":"ConfigMapList",` +
+		`"metadata":{"continue":"<continue>","remainingItemCount":2,"resourceVersion":"<collection resourceVersion>"}},` +
+		`{"object":{"kind":"Status","message":"too old resource version: <resourceVersion 2> (<oldest resourceVersion>)"},"type":"ERROR"}]`
+	if string(text) != want {
+		t.Errorf("normalised\n got %s\nwant %s", text, want)
+	}
+	again, err := newNormaliser().normalise(got, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text2, _ := writeJSON(again, false); string(text2) != want {
+		t.Errorf("normalised twice\n got %s", text2)
+	}
+}
+
+// References to what earlier steps answered: the latest object's version, or step K's (its
+// list's when it answered one); a reference to the step itself or a later one is refused.
+func TestStepReferences(t *testing.T) {
+	s := &seen{}
+	s.note(jObject{"metadata": jObject{"resourceVersion": "5"}})
+	s.endStep()
+	s.note(jObject{"kind": "ConfigMapList", "items": []any{}, "metadata": jObject{"resourceVersion": "9", "continue": "tok"}})
+	s.endStep()
+	s.note([]any{jObject{"type": "ADDED"}})
+	s.endStep()
+	s.note(jObject{"kind": "Status", "metadata": jObject{}})
+	s.endStep()
+	if got := s.substitute("{resourceVersion}/{resourceVersion@1}/{resourceVersion@2}/{continue}/{continue@1}/{resourceVersion@3}", false); got != "5/5/9/tok//5" {
+		t.Errorf("substituted %q", got)
+	}
+	if got := s.substitute("{resourceVersion@2}", true); got != `"9"` {
+		t.Errorf("quoted %q", got)
+	}
+	if checkReferences("{resourceVersion@2}", 2) != nil || checkReferences("{resourceVersion@3}", 2) == nil || checkReferences("{continue@0}", 2) == nil {
+		t.Error("references to steps checked wrongly")
+	}
+}
+
+func TestIsWatch(t *testing.T) {
+	for v, want := range map[any]bool{true: true, "true": true, "1": true, "": true, "0": false, "False": false, false: false} {
+		if got := isWatch(map[string]any{"watch": v}); got != want {
+			t.Errorf("watch=%v: %v", v, got)
+		}
+	}
+	if isWatch(map[string]any{}) {
+		t.Error("no watch parameter is a watch")
+	}
+}
+
+// A watch of a collection streams events; a GET of one object with watch=true answers the
+// object, with the same Content-Type.
+func TestIsEventStream(t *testing.T) {
+	for text, want := range map[string]bool{
+		"":   true,
+		"\n": true,
+		`{"type":"ADDED","object":{"kind":"ConfigMap"}}` + "\n" + `{"type":"DELETED","object":{}}`: true,
+		`{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"}}`:                           false,
+		`{"kind":"Status","status":"Failure","code":410}`:                                          false,
+		`{"type":"Opaque","object":{},"kind":"Secret"}`:                                            false,
+	} {
+		if got := isEventStream([]byte(text)); got != want {
+			t.Errorf("isEventStream(%q) = %v", text, got)
+		}
 	}
 }

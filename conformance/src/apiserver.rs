@@ -6,7 +6,9 @@
 //! bookkeeping (`name`, `namespace`, `generateName`, `uid`, `resourceVersion`, `generation`,
 //! `creationTimestamp`); a custom resource of the case's CRDs whole (what its schema prunes
 //! and defaults); the warnings; and, where the step reads it back, the stored object the same
-//! way.
+//! way. A list is compared by its kind, its metadata (normalised) and each item as an object
+//! answer; a watch (a GET with `watch`, answered by the events it received until its timeout)
+//! by its events' count, types and order, and each event's object as an object answer.
 //!
 //! Every step where smd differs is listed in [`KNOWN_DISAGREEMENTS`] with a [`Category`], and
 //! the test checks that each listed step still differs, so that the list is the map of what is
@@ -23,7 +25,7 @@ use smd_fieldpath::Value;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::normalise::Normaliser;
+use crate::normalise::{Normaliser, is_list};
 
 /// The format of a real-server scenario file.
 pub const SCENARIO_FORMAT: &str = "smd-apiserver-scenarios/v1";
@@ -243,7 +245,7 @@ pub fn replay_case(
         custom,
         server,
         norm: Normaliser::new(),
-        last_version: String::new(),
+        seen: Seen::default(),
         fresh: 0,
     };
     let mut reports = Vec::new();
@@ -255,6 +257,7 @@ pub fn replay_case(
         let outcome = replay
             .step(i + 1, &step, golden_step)
             .map_err(|e| format!("case {name}: step {}: {e}", i + 1))?;
+        replay.seen.end_step();
         reports.push(StepReport {
             case: name.to_owned(),
             step: i + 1,
@@ -264,8 +267,8 @@ pub fn replay_case(
     Ok(reports)
 }
 
-/// One case replayed: the server, the placeholders met so far, the latest resourceVersion
-/// answered (what a body's `{resourceVersion}` stands for, as gogen sends it).
+/// One case replayed: the server, the placeholders met so far, what earlier steps answered
+/// (what `{resourceVersion}` and the other references stand for, as gogen sends them).
 struct CaseReplay<'a> {
     namespace: &'a str,
     /// The group and kind of each custom resource the case's CRDs serve: their objects are
@@ -273,7 +276,7 @@ struct CaseReplay<'a> {
     custom: Vec<(String, String)>,
     server: ApiServer,
     norm: Normaliser,
-    last_version: String,
+    seen: Seen,
     /// Values made up for placeholders of adopted objects.
     fresh: u64,
 }
@@ -295,8 +298,137 @@ fn sorted_keys(value: &Json) -> Json {
     }
 }
 
+/// What the steps of a case answered that later steps name, as gogen's `seen`:
+/// `{resourceVersion}` is the latest resourceVersion of an object the case has seen (what an
+/// update names), `{resourceVersion@K}` the one step K (from 1) answered: its list's, else the
+/// latest object's when it ended. `{continue}` is the latest list's continue token,
+/// `{continue@K}` step K's.
+#[derive(Debug, Clone, Default)]
+pub struct Seen {
+    version: String,
+    cont: String,
+    /// The resourceVersion of the list the current step answered, if any.
+    list_version: String,
+    /// `after[k - 1]`: what `{resourceVersion@k}` and `{continue@k}` stand for.
+    after: Vec<(String, String)>,
+}
+
+impl Seen {
+    /// Records an answer: an object's resourceVersion, a list's and its continue token.
+    pub fn note(&mut self, answer: &Json) {
+        if is_list(answer) {
+            let meta = &answer["metadata"];
+            let text = |k: &str| meta[k].as_str().unwrap_or_default().to_owned();
+            self.list_version = text("resourceVersion");
+            self.cont = text("continue");
+        } else if let Some(rv) = resource_version(answer) {
+            self.version = rv;
+        }
+    }
+
+    /// Makes `version` the latest object's resourceVersion seen (an object the replay
+    /// adopted).
+    pub fn set_version(&mut self, version: &str) {
+        version.clone_into(&mut self.version);
+    }
+
+    /// Ends a step: what it answered is what `{…@K}` names from now on.
+    pub fn end_step(&mut self) {
+        let list = std::mem::take(&mut self.list_version);
+        let version = if list.is_empty() {
+            self.version.clone()
+        } else {
+            list
+        };
+        self.after.push((version, self.cont.clone()));
+    }
+
+    /// `text` with every reference replaced by its value, each written as a JSON string when
+    /// `quote` (a reference in a body is a whole JSON string, `"{resourceVersion}"`).
+    pub fn substitute(&self, text: &str, quote: bool) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find('{') {
+            let (head, tail) = rest.split_at(at);
+            out.push_str(head);
+            match parse_reference(tail) {
+                Some((name, step, len)) => {
+                    out.push_str(&self.value(name, step, quote));
+                    rest = &tail[len..];
+                }
+                None => {
+                    out.push('{');
+                    rest = &tail[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn value(&self, name: &str, step: Option<usize>, quote: bool) -> String {
+        let (version, cont) = match step {
+            Some(k) => self
+                .after
+                .get(k.wrapping_sub(1))
+                .map_or(("", ""), |(v, c)| (v.as_str(), c.as_str())),
+            None => (self.version.as_str(), self.cont.as_str()),
+        };
+        let value = if name == "continue" { cont } else { version };
+        if quote {
+            Json::String(value.to_owned()).to_string()
+        } else {
+            value.to_owned()
+        }
+    }
+}
+
+/// The reference `s` starts with (`{resourceVersion}`, `{continue@3}`): its name, its step,
+/// its length.
+fn parse_reference(s: &str) -> Option<(&'static str, Option<usize>, usize)> {
+    let inner = s.strip_prefix('{')?;
+    ["resourceVersion", "continue"]
+        .into_iter()
+        .find_map(|name| {
+            let after = inner.strip_prefix(name)?;
+            let (step, after) = match after.strip_prefix('@') {
+                Some(a) => {
+                    let n = a.bytes().take_while(u8::is_ascii_digit).count();
+                    (Some(a[..n].parse::<usize>().ok()?), &a[n..])
+                }
+                None => (None, after),
+            };
+            let after = after.strip_prefix('}')?;
+            Some((name, step, s.len() - after.len()))
+        })
+}
+
+/// Whether a step asks for a watch, as gogen's `isWatch` and `watchPath`: the `watch`
+/// parameter as the server reads it (present and neither `0` nor `false`, in any case), or a
+/// deprecated `/watch/` path.
+pub fn is_watch(step: &Json) -> bool {
+    let query = match &step["query"]["watch"] {
+        Json::Null => false,
+        Json::Bool(b) => *b,
+        Json::String(s) => s != "0" && !s.eq_ignore_ascii_case("false"),
+        Json::Number(n) => n.as_u64() != Some(0),
+        _ => true,
+    };
+    query || is_watch_path(step["path"].as_str().unwrap_or_default())
+}
+
+/// `/api/VERSION/watch/...` or `/apis/GROUP/VERSION/watch/...`.
+fn is_watch_path(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.get(1) {
+        Some(&"api") => parts.get(3) == Some(&"watch"),
+        Some(&"apis") => parts.get(4) == Some(&"watch"),
+        _ => false,
+    }
+}
+
 /// The HTTP request of a scenario step, as gogen sends it.
-pub fn step_request(step: &Json, namespace: &str, last_version: &str) -> Result<Request, String> {
+pub fn step_request(step: &Json, namespace: &str, seen: &Seen) -> Result<Request, String> {
     let method = step["method"].as_str().ok_or("no method")?;
     let path = step["path"]
         .as_str()
@@ -310,6 +442,8 @@ pub fn step_request(step: &Json, namespace: &str, last_version: &str) -> Result<
                 Json::String(s) => s.clone(),
                 other => other.to_string(),
             };
+            // A value may name the case's namespace (a field selector) or an earlier answer.
+            let v = seen.substitute(&v.replace("{namespace}", namespace), false);
             request = request.with_query(k.as_str(), v);
         }
     }
@@ -319,14 +453,34 @@ pub fn step_request(step: &Json, namespace: &str, last_version: &str) -> Result<
     } else if !step["body"].is_null() {
         // gogen sends the body as Go's encoding/json writes a map: keys sorted. The server
         // reads some of it in that order (the first bad value of a map is the one named), so
-        // smd is sent the same bytes.
-        let text = sorted_keys(&step["body"]).to_string().replace(
-            "\"{resourceVersion}\"",
-            &Json::String(last_version.to_owned()).to_string(),
-        );
+        // smd is sent the same bytes. A reference is a whole JSON string there.
+        let text = quoted_references(&sorted_keys(&step["body"]).to_string(), seen);
         request = request.with_body(content_type, text.into_bytes());
     }
     Ok(request)
+}
+
+/// `text` (JSON) with every JSON string that is a whole reference (`"{resourceVersion@2}"`)
+/// replaced by its value, as gogen's `quotedReference`.
+fn quoted_references(text: &str, seen: &Seen) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\"{") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        match parse_reference(tail) {
+            Some((name, step, len)) if tail[len..].starts_with('"') => {
+                out.push_str(&seen.value(name, step, true));
+                rest = &tail[len + 1..];
+            }
+            _ => {
+                out.push('"');
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Where a step's object is read back: gogen's `storedPath`.
@@ -373,7 +527,7 @@ fn response_json(r: &Response) -> Result<Json, String> {
 
 impl CaseReplay<'_> {
     fn step(&mut self, k: usize, step: &Json, golden: &Json) -> Result<Outcome, String> {
-        let request = step_request(step, self.namespace, &self.last_version)?;
+        let request = step_request(step, self.namespace, &self.seen)?;
         if !step["body"].is_null() {
             self.norm.requested(&step["body"]);
         }
@@ -392,14 +546,12 @@ impl CaseReplay<'_> {
         let snapshot = (
             self.server.clone(),
             self.norm.clone(),
-            self.last_version.clone(),
+            self.seen.clone(),
             self.fresh,
         );
         let response = self.server.handle_at(&request, step_time(k));
         let answer = response_json(&response)?;
-        if let Some(rv) = resource_version(&answer) {
-            self.last_version = rv;
-        }
+        self.seen.note(&answer);
         let mut stored = None;
         if step["stored"] == true {
             let path = stored_path(&method, &request.path, &answer, step)?;
@@ -408,9 +560,7 @@ impl CaseReplay<'_> {
                 .handle_at(&Request::new("GET", path), step_time(k));
             let json = response_json(&read)?;
             stored = Some(if read.code == 200 {
-                if let Some(rv) = resource_version(&json) {
-                    self.last_version = rv;
-                }
+                self.seen.note(&json);
                 (json, Some(read.body))
             } else {
                 (json!({"status": read.code, "body": json}), None)
@@ -429,9 +579,7 @@ impl CaseReplay<'_> {
                 "status: server {status} {}, smd {} {}",
                 golden["body"]["message"], response.code, ours["message"]
             ));
-        } else if let Some(d) = compare_answer(&golden["body"], &ours, Some(&response.body)) {
-            differences.push(d);
-        } else if let Some(d) = self.compare_custom(&golden["body"], &ours) {
+        } else if let Some(d) = self.compare_body(&golden["body"], &ours, &response.body) {
             differences.push(d);
         }
         let warnings = golden["warnings"].as_array().cloned().unwrap_or_default();
@@ -462,11 +610,154 @@ impl CaseReplay<'_> {
             return Ok(Outcome::Agree);
         }
         if !(200..300).contains(&status) {
-            (self.server, self.norm, self.last_version, self.fresh) = snapshot;
+            (self.server, self.norm, self.seen, self.fresh) = snapshot;
+            return Ok(Outcome::Differs(differences.join("; ")));
+        }
+        if is_watch(step) || is_list(&golden["body"]) {
+            // A list or a watch wrote nothing; a DELETE of a collection (answered by the list
+            // of what it deleted) names no one object to go on from.
             return Ok(Outcome::Differs(differences.join("; ")));
         }
         self.adopt_server_state(&request, step, golden, before)?;
         Ok(Outcome::Differs(differences.join("; ")))
+    }
+
+    /// What differs between smd's normalised answer and the server's: a watch's events, a
+    /// list, or an object answer (`raw`: smd's answer as it was).
+    fn compare_body(&self, expected: &Json, ours: &Json, raw: &Value) -> Option<String> {
+        if expected.is_array() || ours.is_array() {
+            return self.compare_events(expected, ours, raw);
+        }
+        if is_list(expected) || is_list(ours) {
+            return self.compare_list(expected, ours, raw);
+        }
+        self.compare_object(expected, ours, Some(raw))
+    }
+
+    /// An object answer (or a Status), as [`compare_answer`] and, for a custom resource,
+    /// [`Self::compare_custom`] compare it.
+    fn compare_object(&self, expected: &Json, ours: &Json, raw: Option<&Value>) -> Option<String> {
+        compare_answer(expected, ours, raw).or_else(|| self.compare_custom(expected, ours))
+    }
+
+    /// A list: its kind, its metadata (normalised: the collection's revision, the continue
+    /// token, remainingItemCount) and each item as an object answer.
+    fn compare_list(&self, expected: &Json, ours: &Json, raw: &Value) -> Option<String> {
+        if expected["kind"] != ours["kind"] || expected["apiVersion"] != ours["apiVersion"] {
+            return Some(format!(
+                "kind: server {} {}, smd {} {}",
+                expected["apiVersion"], expected["kind"], ours["apiVersion"], ours["kind"]
+            ));
+        }
+        let mut out = Vec::new();
+        for (key, e) in expected.as_object().into_iter().flatten() {
+            if !matches!(key.as_str(), "kind" | "apiVersion" | "items") && ours.get(key) != Some(e)
+            {
+                out.push(format!(
+                    "list {key}: server {e}, smd {}",
+                    ours[key.as_str()]
+                ));
+            }
+        }
+        for (key, o) in ours.as_object().into_iter().flatten() {
+            if expected.get(key).is_none() {
+                out.push(format!("list {key}: server absent, smd {o}"));
+            }
+        }
+        let (Some(theirs), Some(mine)) = (expected["items"].as_array(), ours["items"].as_array())
+        else {
+            out.push(format!(
+                "items: server {}, smd {}",
+                expected["items"], ours["items"]
+            ));
+            return Some(out.join("; "));
+        };
+        let raw_items = raw
+            .as_map()
+            .and_then(|m| m.get("items"))
+            .and_then(Value::as_list)
+            .unwrap_or_default();
+        if theirs.len() != mine.len() {
+            out.push(format!(
+                "items: server {} {}, smd {} {}",
+                theirs.len(),
+                names(theirs.iter()),
+                mine.len(),
+                names(mine.iter())
+            ));
+        } else {
+            for (i, (e, o)) in theirs.iter().zip(mine).enumerate() {
+                if let Some(d) = self.compare_object(e, o, raw_items.get(i)) {
+                    out.push(format!("items[{i}] {}: {d}", e["metadata"]["name"]));
+                }
+            }
+        }
+        (!out.is_empty()).then(|| out.join("; "))
+    }
+
+    /// A watch's events: their count, types and order, and each event's object as an object
+    /// answer (an ERROR's Status and a bookmark whole).
+    fn compare_events(&self, expected: &Json, ours: &Json, raw: &Value) -> Option<String> {
+        let (Some(theirs), Some(mine)) = (expected.as_array(), ours.as_array()) else {
+            return Some(format!("answer: server {expected}, smd {ours}"));
+        };
+        let summary = |events: &[Json]| {
+            let list: Vec<String> = events
+                .iter()
+                .map(|e| {
+                    let o = &e["object"];
+                    let name = o["metadata"]["name"].as_str().or(o["kind"].as_str());
+                    format!(
+                        "{} {}",
+                        e["type"].as_str().unwrap_or("?"),
+                        name.unwrap_or("?")
+                    )
+                })
+                .collect();
+            format!("[{}]", list.join(", "))
+        };
+        if theirs.len() != mine.len()
+            || theirs.iter().zip(mine).any(|(e, o)| e["type"] != o["type"])
+        {
+            return Some(format!(
+                "events: server {} {}, smd {} {}",
+                theirs.len(),
+                summary(theirs),
+                mine.len(),
+                summary(mine)
+            ));
+        }
+        let raw_events = raw.as_list().unwrap_or_default();
+        let mut out = Vec::new();
+        for (i, (e, o)) in theirs.iter().zip(mine).enumerate() {
+            let place = format!(
+                "events[{i}] {} {}",
+                e["type"].as_str().unwrap_or("?"),
+                e["object"]["metadata"]["name"]
+            );
+            let (eo, oo) = (&e["object"], &o["object"]);
+            let raw_object = raw_events
+                .get(i)
+                .and_then(Value::as_map)
+                .and_then(|m| m.get("object"));
+            let d = if matches!(e["type"].as_str(), Some("ERROR" | "BOOKMARK")) {
+                (eo != oo).then(|| format!("server {eo}, smd {oo}"))
+            } else {
+                self.compare_object(eo, oo, raw_object)
+            };
+            if let Some(d) = d {
+                out.push(format!("{place}: {d}"));
+            }
+            let keys = |v: &Json| -> Vec<String> {
+                v.as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default()
+            };
+            if keys(e) != keys(o) {
+                out.push(format!("{place}: event members server {e}, smd {o}"));
+            }
+        }
+        (!out.is_empty()).then(|| out.join("; "))
     }
 
     /// A custom resource's whole object against the server's (its managedFields aside, which
@@ -551,7 +842,7 @@ impl CaseReplay<'_> {
                     .and_then(|m| m.get("resourceVersion"))
                     .and_then(Value::as_str)
                 {
-                    self.last_version = rv.to_owned();
+                    self.seen.set_version(rv);
                 }
                 self.server.put_object(key, value);
             }
@@ -648,6 +939,14 @@ fn replace_strings(json: &mut Json, from: &str, to: &str) {
         Json::Object(map) => map.values_mut().for_each(|v| replace_strings(v, from, to)),
         _ => {}
     }
+}
+
+/// The names of a list's objects, for a report.
+fn names<'a>(items: impl Iterator<Item = &'a Json>) -> String {
+    let names: Vec<&str> = items
+        .map(|i| i["metadata"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    format!("[{}]", names.join(", "))
 }
 
 /// The bookkeeping of an object compared with the server's.

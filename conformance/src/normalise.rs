@@ -3,7 +3,10 @@
 //! by the same rules before they are compared with the goldens: what no server reproduces
 //! becomes a placeholder numbered by its order of appearance within a case (uids, resource
 //! versions, `generateName` suffixes, the ServiceAccount token volume's suffix, allocated
-//! cluster IPs and node ports), and each time becomes the step that wrote it.
+//! cluster IPs and node ports), and each time becomes the step that wrote it. A list's and a
+//! bookmark's resourceVersion are etcd's revision when the collection was read, which every
+//! case's writes move: they, and continue tokens (which hold one), become one fixed placeholder
+//! each, as does the oldest version a watch cache holds in a too-old-version message.
 //!
 //! Already-normalised input (a golden) is left as it is: placeholders map to themselves when
 //! they appear in the same order, and step labels stay.
@@ -19,6 +22,52 @@ const ALLOCATED: &[(&str, &str)] = &[
     ("nodePort", "nodePort"),
     ("healthCheckNodePort", "nodePort"),
 ];
+
+/// The placeholder of a collection's revision (a list's or a bookmark's resourceVersion).
+pub const COLLECTION_VERSION: &str = "<collection resourceVersion>";
+/// The placeholder of a list's continue token.
+pub const CONTINUE_TOKEN: &str = "<continue>";
+/// The placeholder of the oldest version a watch cache holds (a too-old-version message).
+pub const OLDEST_VERSION: &str = "<oldest resourceVersion>";
+
+/// Whether an answer is a list: kind `<Kind>List`, with `items`.
+pub fn is_list(value: &Json) -> bool {
+    value.get("items").is_some() && value["kind"].as_str().is_some_and(|k| k.ends_with("List"))
+}
+
+/// A list or a bookmark event with the values naming its collection's revision made their
+/// placeholders, before anything else is walked (they take no placeholder number).
+fn collection(m: &serde_json::Map<String, Json>) -> Option<serde_json::Map<String, Json>> {
+    fn set(holder: &mut Json) {
+        let Some(meta) = holder.get_mut("metadata").and_then(Json::as_object_mut) else {
+            return;
+        };
+        for (key, p) in [
+            ("resourceVersion", COLLECTION_VERSION),
+            ("continue", CONTINUE_TOKEN),
+        ] {
+            if let Some(v) = meta.get_mut(key)
+                && v.as_str().is_some_and(|s| !s.is_empty())
+            {
+                *v = Json::String(p.to_owned());
+            }
+        }
+    }
+    let mut out = Json::Object(m.clone());
+    if is_list(&out) {
+        set(&mut out);
+    } else if out["type"] == "BOOKMARK" {
+        if let Some(object) = out.get_mut("object") {
+            set(object);
+        }
+    } else {
+        return None;
+    }
+    match out {
+        Json::Object(m) => Some(m),
+        _ => None,
+    }
+}
 
 /// The prefix of the token volume the ServiceAccount admission plugin adds to a Pod.
 const TOKEN_VOLUME: &str = "kube-api-access-";
@@ -155,6 +204,8 @@ impl Normaliser {
     fn walk(&mut self, value: &Json, key: &str, label: TimeLabel<'_>) -> Result<Json, String> {
         Ok(match value {
             Json::Object(m) => {
+                let replaced = collection(m);
+                let m = replaced.as_ref().unwrap_or(m);
                 let is_entry = m.contains_key("manager");
                 let mut out = serde_json::Map::new();
                 // Placeholders are numbered in Go's sortedKeys order.
@@ -204,7 +255,7 @@ impl Normaliser {
     fn string(&mut self, s: &str, key: &str, label: TimeLabel<'_>) -> Result<String, String> {
         match key {
             "uid" if !s.is_empty() => return Ok(placeholder(&mut self.uids, "uid", s)),
-            "resourceVersion" if !s.is_empty() => {
+            "resourceVersion" if !s.is_empty() && s != COLLECTION_VERSION => {
                 return Ok(placeholder(&mut self.versions, "resourceVersion", s));
             }
             "creationTimestamp" | "deletionTimestamp" => return label(s),
@@ -250,6 +301,7 @@ impl Normaliser {
             Ok(placeholder(versions, "resourceVersion", v))
         })?;
         let s = replace_record_versions(&s, |v| Ok(placeholder(versions, "resourceVersion", v)))?;
+        let s = replace_too_old(&s, |v| placeholder(versions, "resourceVersion", v));
         replace_quoted(
             &s,
             &["creationTimestamp", "deletionTimestamp", "time"],
@@ -367,6 +419,36 @@ fn replace_record_versions(
     Ok(out)
 }
 
+/// `s` with every `too old resource version: X (Y)` (a watch from a version the watch cache
+/// no longer holds) written with `f`'s answer for X, the version asked for, and
+/// [`OLDEST_VERSION`] for Y, the cache's oldest (moved by every case's writes).
+fn replace_too_old(s: &str, mut f: impl FnMut(&str) -> String) -> String {
+    const PREFIX: &str = "too old resource version: ";
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(PREFIX) {
+        let after = &rest[at + PREFIX.len()..];
+        out.push_str(&rest[..at + PREFIX.len()]);
+        let shape = digits_len(after).and_then(|x| {
+            let tail = after[x..].strip_prefix(" (")?;
+            let y = digits_len(tail)?;
+            tail[y..].starts_with(')').then_some((x, y))
+        });
+        match shape {
+            Some((x, y)) => {
+                out.push_str(&f(&after[..x]));
+                out.push_str(" (");
+                out.push_str(OLDEST_VERSION);
+                out.push(')');
+                rest = &after[x + 2 + y + 1..];
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The length of the run of ASCII digits `s` starts with, if any.
 fn digits_len(s: &str) -> Option<usize> {
     let n = s.bytes().take_while(u8::is_ascii_digit).count();
@@ -391,6 +473,26 @@ fn time_len(s: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// gogen's TestNormaliserCollections, the same answer and the same normal form.
+    #[test]
+    fn collections_take_fixed_placeholders() {
+        let body: Json = serde_json::from_str(
+            r#"[{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"900"}}},
+            {"kind":"ConfigMapList","metadata":{"resourceVersion":"901","continue":"eyJ2Ijo","remainingItemCount":2},
+             "items":[{"metadata":{"name":"a","resourceVersion":"5"}}]},
+            {"type":"ERROR","object":{"kind":"Status","message":"too old resource version: 3 (850)"}}]"#,
+        )
+        .unwrap_or_default();
+        let keep = |t: &str| -> Result<String, String> { Ok(t.to_owned()) };
+        let got = Normaliser::new()
+            .normalise(&body, &keep)
+            .unwrap_or_default();
+        let want = r#"[{"object":{"metadata":{"resourceVersion":"<collection resourceVersion>"}},"type":"BOOKMARK"},{"items":[{"metadata":{"name":"a","resourceVersion":"<resourceVersion 1>"}}],"kind":"ConfigMapList","metadata":{"continue":"<continue>","remainingItemCount":2,"resourceVersion":"<collection resourceVersion>"}},{"object":{"kind":"Status","message":"too old resource version: <resourceVersion 2> (<oldest resourceVersion>)"},"type":"ERROR"}]"#;
+        assert_eq!(got.to_string(), want);
+        let again = Normaliser::new().normalise(&got, &keep).unwrap_or_default();
+        assert_eq!(again, got);
+    }
 
     #[test]
     fn versions_quoted_in_precondition_messages_are_mapped() {

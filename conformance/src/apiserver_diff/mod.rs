@@ -149,7 +149,21 @@ fn request_label(step: &Json) -> String {
             label.push_str(sub);
         }
     }
+    if method == "GET" {
+        if crate::apiserver::is_watch(step) {
+            label.push_str(" watch");
+        } else if is_collection(path) {
+            label.push_str(" list");
+        }
+    }
     label
+}
+
+/// Whether a path names a collection of the kinds the sequences write (it ends with the
+/// plural).
+fn is_collection(path: &str) -> bool {
+    let last = path.rsplit('/').next().unwrap_or_default();
+    generate::KINDS.iter().any(|k| k.plural == last)
 }
 
 /// The class of a difference, and what differs; `None` when smd agrees.
@@ -181,8 +195,11 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
         Some(rest) => (rest, " (stored object)"),
         None => (first, ""),
     };
+    let read = request.ends_with(" list") || request.ends_with(" watch");
     let c = if let Some(c) = go_varies(server, detail) {
         c
+    } else if read {
+        read_category(kind, &request, first, status, &answered)
     } else if matches!(kind, "Widget" | "Knob")
         && (detail.contains("unknown field") || first.starts_with("object: "))
     {
@@ -261,6 +278,35 @@ pub fn category(step: &Json, server: &Json, outcome: &Outcome) -> Option<(String
         format!("item 4, defaulting (managedFields differ){stored}: {kind} {request}")
     };
     Some((c, detail.clone()))
+}
+
+/// The class of a difference in a list or a watch: the verdict, the refusal, the events
+/// (their count, types or order), an event's or an item's object, the list's metadata.
+fn read_category(kind: &str, request: &str, first: &str, status: u64, answered: &str) -> String {
+    let what = if first.starts_with("status: ") {
+        let smd = first
+            .rsplit_once(", smd ")
+            .and_then(|(_, t)| t.get(..3))
+            .unwrap_or("");
+        format!("verdict: server {answered}, smd {smd}")
+    } else if first.starts_with("answer: ") && status >= 300 {
+        format!("refusal Status: server {answered}")
+    } else if first.starts_with("events: ") || first.starts_with("answer: ") {
+        "events (count, types, order)".to_owned()
+    } else if first.starts_with("events[") {
+        "an event's object".to_owned()
+    } else if first.starts_with("items: ") {
+        "items (count, order)".to_owned()
+    } else if first.starts_with("items[") {
+        "an item".to_owned()
+    } else if let Some(rest) = first.strip_prefix("list ") {
+        format!("list {}", rest.split(':').next().unwrap_or_default())
+    } else if first.starts_with("kind: ") {
+        "kind answered".to_owned()
+    } else {
+        "other".to_owned()
+    };
+    format!("list and watch, {what}: {kind} {request}")
 }
 
 /// The category of the answers a real server gives at random, when smd's is one of them
@@ -349,6 +395,12 @@ pub struct Mix {
     pub creates: BTreeMap<String, (u64, u64)>,
     /// Each `apiVersion` and kind written, with its steps.
     pub versions: BTreeMap<String, u64>,
+    /// List steps, and the items the server's lists held.
+    pub lists: (u64, u64),
+    /// Watch steps, and the events the server's watches delivered.
+    pub watches: (u64, u64),
+    /// The events the server's watches delivered, by type.
+    pub events: BTreeMap<String, u64>,
 }
 
 impl Mix {
@@ -359,6 +411,22 @@ impl Mix {
             let status = server["status"].as_u64().unwrap_or(0);
             if status == 422 && server["body"]["reason"] == "Invalid" {
                 self.refused_invalid += 1;
+            }
+            let items = |v: &Json| v.as_array().map_or(0, |l| l.len() as u64);
+            match request_label(step).as_str() {
+                "GET list" => {
+                    self.lists.0 += 1;
+                    self.lists.1 += items(&server["body"]["items"]);
+                }
+                "GET watch" => {
+                    self.watches.0 += 1;
+                    self.watches.1 += items(&server["body"]);
+                    for e in server["body"].as_array().into_iter().flatten() {
+                        let t = e["type"].as_str().unwrap_or("?").to_owned();
+                        *self.events.entry(t).or_default() += 1;
+                    }
+                }
+                _ => {}
             }
             let body = &step["body"];
             if let (Some(v), Some(k)) = (body["apiVersion"].as_str(), body["kind"].as_str()) {
@@ -807,6 +875,36 @@ mod tests {
     }
 
     #[test]
+    fn reads_come_after_the_first_step_and_name_earlier_steps() {
+        let (mut lists, mut watches) = (0, 0);
+        for i in 0..400 {
+            let c = generate::sequence(1, i, "x");
+            let steps = c["steps"].as_array().cloned().unwrap_or_default();
+            assert_ne!(steps[0]["method"], "GET", "{c}");
+            for (j, s) in steps.iter().enumerate() {
+                match request_label(s).as_str() {
+                    "GET list" => lists += 1,
+                    "GET watch" => {
+                        watches += 1;
+                        assert_eq!(s["query"]["timeoutSeconds"], 1);
+                        // A watch names a step before it.
+                        if let Some(rv) = s["query"]["resourceVersion"].as_str()
+                            && let Some(k) = rv.strip_prefix("{resourceVersion@")
+                        {
+                            let k: usize = k.trim_end_matches('}').parse().unwrap_or(0);
+                            assert!(k >= 1 && k <= j, "{s} at step {}", j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Roughly LIST_PERCENT and WATCH_PERCENT of 400.
+        assert!((80..160).contains(&lists), "{lists} lists");
+        assert!((60..140).contains(&watches), "{watches} watches");
+    }
+
+    #[test]
     fn simplifications_are_smaller() {
         let case = generate::sequence(1, 3, "x");
         let size = |c: &Json| c.to_string().len();
@@ -846,6 +944,35 @@ mod tests {
             Some("item 4, defaulting (managedFields differ): DaemonSet PATCH apply")
         );
         assert_eq!(category(&step, &server, &Outcome::Agree), None);
+    }
+
+    #[test]
+    fn reads_have_categories_of_their_own() {
+        let watch = json!({"method": "GET", "path": "/api/v1/namespaces/{namespace}/configmaps",
+            "query": {"watch": "true", "timeoutSeconds": 1}});
+        let server = json!({"status": 200, "body": []});
+        let d = "events: server 0 [], smd 1 [ADDED app]";
+        let c = category(&watch, &server, &Outcome::Differs(d.into())).map(|c| c.0);
+        assert_eq!(
+            c.as_deref(),
+            Some("list and watch, events (count, types, order): ConfigMap GET watch")
+        );
+        let list =
+            json!({"method": "GET", "path": "/apis/example.com/v1/namespaces/{namespace}/widgets"});
+        let server = json!({"status": 200, "body": {"kind": "WidgetList", "items": []}});
+        let d = "list metadata: server {\"continue\":\"\"}, smd {}";
+        let c = category(&list, &server, &Outcome::Differs(d.into())).map(|c| c.0);
+        assert_eq!(
+            c.as_deref(),
+            Some("list and watch, list metadata: Widget GET list")
+        );
+        let server = json!({"status": 400, "body": {"kind": "Status", "reason": "BadRequest"}});
+        let d = "status: server 400 \"x\", smd 200 null";
+        let c = category(&list, &server, &Outcome::Differs(d.into())).map(|c| c.0);
+        assert_eq!(
+            c.as_deref(),
+            Some("list and watch, verdict: server 400 BadRequest, smd 200: Widget GET list")
+        );
     }
 
     #[test]

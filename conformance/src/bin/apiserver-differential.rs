@@ -138,6 +138,15 @@ fn main_with(a: &Args) -> Result<bool, String> {
         share(mix.refused_invalid, report.steps),
         share(filled, creates),
     );
+    let events: Vec<String> = mix.events.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    println!(
+        "reads: {} lists ({} items), {} watches ({} events: {})",
+        mix.lists.0,
+        mix.lists.1,
+        mix.watches.0,
+        mix.watches.1,
+        events.join(", ")
+    );
     let versions: Vec<String> = mix
         .versions
         .iter()
