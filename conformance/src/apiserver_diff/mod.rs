@@ -315,6 +315,43 @@ fn read_category(kind: &str, request: &str, first: &str, status: u64, answered: 
 /// it names varies from one run to the next; smd names them all, one of the server's answers.
 pub const GO_VARIES: &str = "Go's answer varies";
 
+/// The allocated placeholders (`<clusterIP 2>`, `<nodePort 1>`) in a text, in order.
+fn allocated_placeholders(text: &str) -> Vec<(&str, u64)> {
+    let mut out = Vec::new();
+    for kind in ["clusterIP", "nodePort"] {
+        let open = format!("<{kind} ");
+        let mut rest = text;
+        while let Some(at) = rest.find(&open) {
+            rest = &rest[at + open.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                out.push((kind, n));
+            }
+        }
+    }
+    out
+}
+
+/// Whether every difference of a step is an allocated value where the server's is one the
+/// sequence met before and smd's a new one: the real allocators draw at random and now and
+/// then hand out a value a deletion just released; smd moves on, as the server almost always
+/// does.
+fn reused_allocation(detail: &str) -> bool {
+    detail.split("; ").all(|d| {
+        let Some((server, smd)) = d.split_once(", smd ") else {
+            return false;
+        };
+        let (theirs, ours) = (allocated_placeholders(server), allocated_placeholders(smd));
+        !theirs.is_empty()
+            && theirs.len() == ours.len()
+            && theirs
+                .iter()
+                .zip(&ours)
+                .all(|((k, n), (l, m))| k == l && n <= m)
+            && theirs.iter().zip(&ours).any(|((_, n), (_, m))| n < m)
+    })
+}
+
 /// The paths a typed-patch error names as not declared in the schema.
 fn undeclared(text: &str) -> Vec<&str> {
     const WHY: &str = ": field not declared in schema";
@@ -325,6 +362,11 @@ fn undeclared(text: &str) -> Vec<&str> {
 }
 
 fn go_varies(server: &Json, detail: &str) -> Option<String> {
+    if reused_allocation(detail) {
+        return Some(format!(
+            "{GO_VARIES}: the server's allocator drew an address or port released earlier in the sequence"
+        ));
+    }
     let message = server["body"]["message"].as_str()?;
     if server["status"].as_u64() != Some(500)
         || !message.starts_with("failed to create typed patch object")
@@ -825,6 +867,22 @@ impl Baseline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_released_address_drawn_again_is_the_servers_chance() {
+        let server = json!({"status": 200});
+        let reused = "stored object: object: .spec.clusterIP: server \"<clusterIP 1>\", smd \"<clusterIP 2>\"; \
+                      stored object: object: .spec.clusterIPs: server [\"<clusterIP 1>\"], smd [\"<clusterIP 2>\"]";
+        assert!(go_varies(&server, reused).is_some());
+        // smd reusing one, another field differing too, or no placeholder: differences.
+        for detail in [
+            "object: .spec.clusterIP: server \"<clusterIP 2>\", smd \"<clusterIP 1>\"",
+            "object: .spec.clusterIP: server \"<clusterIP 1>\", smd \"<clusterIP 2>\"; object: .spec.type: server \"A\", smd \"B\"",
+            "object: .spec.clusterIP: server \"10.96.0.5\", smd \"<clusterIP 2>\"",
+        ] {
+            assert!(go_varies(&server, detail).is_none(), "{detail}");
+        }
+    }
 
     #[test]
     fn a_typed_patch_error_of_a_random_walk_is_go_varying() {

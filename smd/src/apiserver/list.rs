@@ -657,7 +657,8 @@ impl ApiServer {
                 let object = self.read_as(&watch.selection, &key, &object);
                 watch.pending.push(event(EventType::Added.name(), object));
             }
-            if options.send_initial_events == Some(true) {
+            // The end of the initial events is a bookmark: sent only where bookmarks are.
+            if options.send_initial_events == Some(true) && options.bookmarks {
                 watch
                     .pending
                     .push(event("BOOKMARK", bookmark(resource, current, true)));
