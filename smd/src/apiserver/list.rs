@@ -779,11 +779,10 @@ pub(super) fn legacy_watch(request: &Request) -> Option<Request> {
         "apis" => 3,
         _ => return None,
     };
-    let parts: Vec<&str> = trimmed.split('/').collect();
-    if parts.get(prefix_len) != Some(&"watch") || request.method != "GET" {
+    let mut rest: Vec<&str> = trimmed.split('/').collect();
+    if rest.get(prefix_len) != Some(&"watch") || request.method != "GET" {
         return None;
     }
-    let mut rest: Vec<&str> = parts.iter().copied().collect();
     rest.remove(prefix_len);
     let mut watch = request.clone();
     watch.query.retain(|(k, _)| k != "watch");
