@@ -223,14 +223,7 @@ fn webhook_message(resource: &Resource, version: &str, at: (&str, &str)) -> Stri
 }
 
 fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    let mut v = value;
-    for key in path {
-        match v.as_map().and_then(|m| m.get(key)) {
-            Some(next) => v = next,
-            None => return "",
-        }
-    }
-    v.as_str().unwrap_or("")
+    value.str_at(path)
 }
 
 #[cfg(test)]

@@ -2033,7 +2033,7 @@ fn get<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
 }
 
 fn nested_str<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    get(value, path).and_then(Value::as_str).unwrap_or_default()
+    value.str_at(path)
 }
 
 fn set(value: &mut Value, path: &[&str], new: Value) {

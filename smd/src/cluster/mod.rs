@@ -152,7 +152,7 @@ impl Cluster {
                     .add_crd(object)
                     .map_err(|source| LoadError::Crd { document, source })?;
             }
-            let name = text(object, &["metadata", "name"]).to_owned();
+            let name = object.str_at(&["metadata", "name"]).to_owned();
             let refused = |code: u16, message: &str| LoadError::Refused {
                 document,
                 kind: gvk.kind.clone(),
@@ -163,11 +163,11 @@ impl Cluster {
             let Some(resource) = shared.server.resource_of_kind(&gvk).cloned() else {
                 return Err(refused(404, "no resource serves this kind"));
             };
-            let namespace = match text(object, &["metadata", "namespace"]) {
+            let namespace = match object.str_at(&["metadata", "namespace"]) {
                 "" if resource.namespaced => "default",
                 ns => ns,
             };
-            if !text(object, &["metadata", "resourceVersion"]).is_empty() {
+            if !object.str_at(&["metadata", "resourceVersion"]).is_empty() {
                 let path = ApiServer::object_path(&resource, namespace, &name);
                 if let Some(key) = shared.server.key_of(&path) {
                     shared.server.put_object(key, object.clone());
@@ -277,8 +277,8 @@ impl Cluster {
     /// a resource would have, which the router answers 404.
     fn path_of(&self, object: &Value) -> String {
         let gvk = kind_of(object);
-        let name = text(object, &["metadata", "name"]);
-        let namespace = match text(object, &["metadata", "namespace"]) {
+        let name = object.str_at(&["metadata", "name"]);
+        let namespace = match object.str_at(&["metadata", "namespace"]) {
             "" => "default",
             ns => ns,
         };
@@ -331,17 +331,6 @@ impl Shared {
     }
 }
 
-fn text<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    let mut at = value;
-    for key in path {
-        match at.as_map().and_then(|m| m.get(key)) {
-            Some(next) => at = next,
-            None => return "",
-        }
-    }
-    at.as_str().unwrap_or("")
-}
-
 fn kind_of(object: &Value) -> GroupVersionKind {
-    GroupVersionKind::from_api_version(text(object, &["apiVersion"]), text(object, &["kind"]))
+    GroupVersionKind::from_api_version(object.str_at(&["apiVersion"]), object.str_at(&["kind"]))
 }

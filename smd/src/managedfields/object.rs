@@ -6,14 +6,7 @@ use smd_schema::gvk::GroupVersionKind;
 
 /// The string at `path`, or `""` (Go's `getNestedString`).
 pub(crate) fn nested_str<'a>(object: &'a Value, path: &[&str]) -> &'a str {
-    let mut at = object;
-    for key in path {
-        match at.as_map().and_then(|m| m.get(key)) {
-            Some(v) => at = v,
-            None => return "",
-        }
-    }
-    at.as_str().unwrap_or_default()
+    object.str_at(path)
 }
 
 /// The object's group, version and kind (Go's `Unstructured.GroupVersionKind()`).

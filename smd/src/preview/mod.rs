@@ -184,19 +184,8 @@ pub fn answer_at(
     }
 }
 
-fn text<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    let mut at = value;
-    for key in path {
-        match at.as_map().and_then(|m| m.get(key)) {
-            Some(next) => at = next,
-            None => return "",
-        }
-    }
-    at.as_str().unwrap_or("")
-}
-
 fn kind_of(object: &Value) -> GroupVersionKind {
-    GroupVersionKind::from_api_version(text(object, &["apiVersion"]), text(object, &["kind"]))
+    GroupVersionKind::from_api_version(object.str_at(&["apiVersion"]), object.str_at(&["kind"]))
 }
 
 /// The apply (PATCH, `application/apply-patch+yaml`) to a server holding `live`: the object
@@ -212,8 +201,11 @@ fn send(
     force: bool,
 ) -> Result<(Value, Vec<ServerChoice>), Refusal> {
     let named = live.unwrap_or(applied);
-    let name = text(named, &["metadata", "name"]);
-    let namespace = match (resource.namespaced, text(named, &["metadata", "namespace"])) {
+    let name = named.str_at(&["metadata", "name"]);
+    let namespace = match (
+        resource.namespaced,
+        named.str_at(&["metadata", "namespace"]),
+    ) {
         (false, _) => "",
         (true, "") => "default",
         (true, ns) => ns,

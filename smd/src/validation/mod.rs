@@ -196,5 +196,5 @@ pub(crate) fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
 /// The string at a path of map keys, or `""` (Go's zero value).
 #[allow(dead_code)] // until the kinds' rules call it
 pub(crate) fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    at(value, path).and_then(Value::as_str).unwrap_or("")
+    value.str_at(path)
 }

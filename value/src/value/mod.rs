@@ -153,6 +153,19 @@ impl Value {
     pub fn is_number(&self) -> bool {
         matches!(self, Value::Int(_) | Value::Float(_))
     }
+
+    /// The value at `path`, a key of a map at each step (`["metadata", "name"]`); `None`
+    /// where a step is not a map holding the key.
+    pub fn at(&self, path: &[&str]) -> Option<&Value> {
+        path.iter()
+            .try_fold(self, |at, key| at.as_map().and_then(|m| m.get(key)))
+    }
+
+    /// The string at `path` ([`Value::at`]), or `""` when there is none (an object's
+    /// `metadata.namespace`, as Go's unstructured accessors read it).
+    pub fn str_at(&self, path: &[&str]) -> &str {
+        self.at(path).and_then(Value::as_str).unwrap_or("")
+    }
 }
 
 /// A map of a [`Value`]: string keys in insertion order.
