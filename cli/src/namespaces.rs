@@ -95,11 +95,9 @@ pub(crate) fn namespaced(server: &Server, object: &Object) -> bool {
 
 /// What pairs `object`: its identity, without a namespace for a cluster-scoped kind.
 pub(crate) fn identity(server: &Server, object: &Object) -> Identity {
-    let mut identity = object.identity();
-    if !namespaced(server, object) {
-        identity.namespace.clear();
-    }
-    identity
+    Identity::scoped(&object.value, |gvk, says| {
+        server.resource(gvk, says).map_or(says, |r| r.namespaced)
+    })
 }
 
 fn set_namespace(object: &mut Value, namespace: &str) {

@@ -52,31 +52,8 @@ pub(crate) struct Object {
     pub(crate) value: Value,
 }
 
-/// What pairs a manifest with its live object: group, kind, namespace and name (the version
-/// may differ: the API server serves every version of a kind).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Identity {
-    pub(crate) group: String,
-    pub(crate) kind: String,
-    pub(crate) namespace: String,
-    pub(crate) name: String,
-}
-
-impl fmt::Display for Identity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = if self.group.is_empty() {
-            escape(&self.kind).into_owned()
-        } else {
-            format!("{}.{}", escape(&self.kind), escape(&self.group))
-        };
-        let name = escape(&self.name);
-        if self.namespace.is_empty() {
-            write!(f, "{kind}/{name}")
-        } else {
-            write!(f, "{kind} {}/{name}", escape(&self.namespace))
-        }
-    }
-}
+/// What pairs a manifest with its live object (the library's, `smd::preview::Identity`).
+pub(crate) use smd::preview::Identity;
 
 impl Object {
     pub(crate) fn gvk(&self) -> GroupVersionKind {
@@ -96,13 +73,7 @@ impl Object {
     }
 
     pub(crate) fn identity(&self) -> Identity {
-        let gvk = self.gvk();
-        Identity {
-            group: gvk.group,
-            kind: gvk.kind,
-            namespace: self.text(&["metadata", "namespace"]).to_owned(),
-            name: self.text(&["metadata", "name"]).to_owned(),
-        }
+        Identity::of(&self.value)
     }
 }
 

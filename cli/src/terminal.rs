@@ -11,28 +11,12 @@ use std::fmt::Write as _;
 
 use smd_fieldpath::is_terminal_control;
 
-/// `text` with every terminal control (line breaks and tabs included) written as `\u001b`, and
-/// a backslash before such an escape's look-alike left as it is: the text is for reading, not
-/// for parsing back.
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_terminal_control) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        push_char(&mut out, c, false);
-    }
-    Cow::Owned(out)
-}
+/// `text` with every terminal control (line breaks and tabs included) written as `\u001b`
+/// (smd-value's, which the library's texts for people use too).
+pub use smd::value::escape_controls as escape;
 
 fn push_char(out: &mut String, c: char, keep_lines: bool) {
-    if is_terminal_control(c) && !(keep_lines && matches!(c, '\n' | '\t')) {
-        // `\u` with four digits reads the same in a message, in a JSON string and in a YAML
-        // double-quoted string, so data written to a terminal keeps its meaning.
-        let _ = write!(out, "\\u{:04x}", u32::from(c));
-    } else {
-        out.push(c);
-    }
+    smd::value::push_escaped(out, c, keep_lines);
 }
 
 /// A writer that passes everything through [`clean`] on its way to `inner`. Each write is

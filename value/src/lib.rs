@@ -24,7 +24,7 @@ pub mod json;
 pub mod value;
 pub mod yaml;
 
-pub use control::is_terminal_control;
+pub use control::{escape_controls, is_terminal_control, push_escaped};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use value::{Kind, Map, Value};
 

@@ -46,12 +46,14 @@
 
 mod analysis;
 mod chosen;
+mod identity;
 
 pub use analysis::{
     Conflict, Dropped, OwnerChange, at_version, conflicts, dropped, ignored_by_status, managers,
     names_item, owner_changes, value_at,
 };
 pub use chosen::strip_server_chosen;
+pub use identity::{Identity, Paired, Pairing, pair};
 
 use smd_fieldpath::{Path, Value};
 use smd_schema::gvk::GroupVersionKind;
