@@ -69,7 +69,11 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let response = server.handle_at(&request, now);
-        assert!((200..600).contains(&response.code), "code {}", response.code);
+        assert!(
+            (200..600).contains(&response.code),
+            "code {}",
+            response.code
+        );
         if response.code >= 400 {
             let body = response.body.as_map();
             let field = |k: &str| body.and_then(|m| m.get(k));

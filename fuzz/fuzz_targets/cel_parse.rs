@@ -26,7 +26,10 @@ fuzz_target!(|data: &[u8]| {
             assert!(adorned.len() >= plain.len());
             for (id, offset) in &parsed.source.offsets {
                 assert!(*id > 0, "node ids start at 1");
-                assert!(*offset <= text.chars().count(), "offset {offset} past the text");
+                assert!(
+                    *offset <= text.chars().count(),
+                    "offset {offset} past the text"
+                );
             }
             let env = smd_cel::check::Env::new().variable("x", smd_cel::check::Type::Dyn);
             if let Ok(checked) = smd_cel::check_types(&parsed, &env) {

@@ -14,8 +14,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use smd::customresource::Validation;
-use smd::validation::ErrorType;
 use smd::fieldpath::Value;
+use smd::validation::ErrorType;
 
 fn crd(schema: &str) -> Option<Value> {
     let text = format!(
@@ -54,10 +54,17 @@ fuzz_target!(|data: &[u8]| {
         let ruled = validation.with_rules(Vec::new(), &new, old);
         let again = validation.with_rules(Vec::new(), &new, old);
         assert_eq!(ruled.errors, again.errors, "rules are not deterministic");
-        assert_eq!(ruled.warnings, again.warnings, "rules' warnings are not deterministic");
+        assert_eq!(
+            ruled.warnings, again.warnings,
+            "rules' warnings are not deterministic"
+        );
     }
     let created = validation.validate_create(&new);
-    assert_eq!(created, validation.validate_create(&new), "validation is not deterministic");
+    assert_eq!(
+        created,
+        validation.validate_create(&new),
+        "validation is not deterministic"
+    );
     let texts: Vec<String> = created.iter().map(ToString::to_string).collect();
     for e in validation.validate_update(&new, &old) {
         assert!(

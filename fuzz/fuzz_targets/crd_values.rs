@@ -20,9 +20,32 @@ use validation::formats;
 use validation::pattern::{Pattern, PatternError};
 
 const FORMATS: [&str; 27] = [
-    "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3",
-    "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "hexcolor", "rgbcolor",
-    "byte", "password", "date", "duration", "date-time", "k8s-short-name", "k8s-long-name",
+    "bsonobjectid",
+    "uri",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "cidr",
+    "mac",
+    "uuid",
+    "uuid3",
+    "uuid4",
+    "uuid5",
+    "isbn",
+    "isbn10",
+    "isbn13",
+    "creditcard",
+    "ssn",
+    "hexcolor",
+    "rgbcolor",
+    "byte",
+    "password",
+    "date",
+    "duration",
+    "date-time",
+    "k8s-short-name",
+    "k8s-long-name",
     "unknown",
 ];
 
@@ -35,7 +58,10 @@ fuzz_target!(|data: &[u8]| {
             compiled.is_match(pattern);
         }
         Err(PatternError::Invalid(error)) => {
-            assert!(error.starts_with("error parsing regexp: ") && error.ends_with('`'), "{error}");
+            assert!(
+                error.starts_with("error parsing regexp: ") && error.ends_with('`'),
+                "{error}"
+            );
         }
         Err(PatternError::TooComplex(_)) => {}
     }

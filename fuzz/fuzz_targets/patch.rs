@@ -25,7 +25,9 @@ fn check(result: &Result<Value, PatchError>) {
 fn sorted(v: &Value) -> bool {
     match v {
         Value::Map(m) => {
-            m.keys().zip(m.keys().skip(1)).all(|(a, b)| a.as_bytes() < b.as_bytes())
+            m.keys()
+                .zip(m.keys().skip(1))
+                .all(|(a, b)| a.as_bytes() < b.as_bytes())
                 && m.values().all(sorted)
         }
         Value::List(items) => items.iter().all(sorted),
@@ -51,7 +53,10 @@ fuzz_target!(|data: &[u8]| {
             check(&smd::patch::merge(&original, &patch));
             if is_object {
                 let same = smd::patch::merge(&original, &empty_map);
-                assert!(same.as_ref() == Ok(&original), "merge of {{}} changed the object");
+                assert!(
+                    same.as_ref() == Ok(&original),
+                    "merge of {{}} changed the object"
+                );
             }
         }
         b'j' => {
@@ -62,7 +67,10 @@ fuzz_target!(|data: &[u8]| {
             }
             if is_object {
                 let same = smd::patch::json(&original, &Value::List(Vec::new()));
-                assert!(same.as_ref() == Ok(&original), "JSON patch [] changed the object");
+                assert!(
+                    same.as_ref() == Ok(&original),
+                    "JSON patch [] changed the object"
+                );
             }
         }
         _ => {
@@ -72,7 +80,10 @@ fuzz_target!(|data: &[u8]| {
             check(&smd::patch::strategic(&original, &patch, &meta));
             if is_object {
                 let same = smd::patch::strategic(&original, &empty_map, &meta);
-                assert!(same.as_ref() == Ok(&original), "strategic {{}} changed the object");
+                assert!(
+                    same.as_ref() == Ok(&original),
+                    "strategic {{}} changed the object"
+                );
             }
         }
     }

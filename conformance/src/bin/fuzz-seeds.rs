@@ -1,6 +1,7 @@
 //! Writes the inputs of every conformance scenario as seed files for the fuzz targets:
 //! `fuzz-seeds DIR` fills `DIR/<target>/` (fieldsv1, path_element, yaml, json, schema_yaml, patch,
-//! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver from the
+//! openapi, crd, managedfields, cli from examples/ and cli/tests/data, apiserver (and
+//! selectors, from its collection reads) from the
 //! real-server scenarios' request sequences, crd_values from the Go corpora of CRD formats and
 //! patterns, crd_validation from the scenarios' CRD schemas and bodies, cel_parse from the
 //! expressions of the Go corpus of CEL parsing), one file per input,
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
     let others = cli_seeds()
         .into_iter()
         .chain(apiserver_seeds())
+        .chain(selector_seeds())
         .chain(crd_value_seeds())
         .chain(crd_validation_seeds())
         .chain(cel_parse_seeds());
@@ -304,6 +306,44 @@ data:
 stringData:
   extra: plain-secret-text
 ";
+
+/// The query of each collection read of the real-server scenarios as the `selectors` target
+/// reads it: the values of its eight options, one a line.
+fn selector_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    const QUERY: [&str; 8] = [
+        "labelSelector",
+        "fieldSelector",
+        "continue",
+        "resourceVersion",
+        "limit",
+        "resourceVersionMatch",
+        "sendInitialEvents",
+        "allowWatchBookmarks",
+    ];
+    let mut out = Vec::new();
+    for doc in real_server_scenarios() {
+        for case in doc["cases"].as_array().into_iter().flatten() {
+            for step in case["steps"].as_array().into_iter().flatten() {
+                let Some(query) = step["query"].as_object() else {
+                    continue;
+                };
+                if !QUERY.iter().any(|k| query.contains_key(*k)) {
+                    continue;
+                }
+                let lines: Vec<String> = QUERY
+                    .iter()
+                    .map(|k| match &query.get(*k) {
+                        Some(Json::String(s)) => s.clone(),
+                        Some(other) => other.to_string(),
+                        None => String::new(),
+                    })
+                    .collect();
+                out.push(("selectors", lines.join("\n").into_bytes()));
+            }
+        }
+    }
+    out
+}
 
 /// Each real-server scenario case as the `apiserver` target reads a request sequence: a line
 /// `METHOD PATH?QUERY CONTENT-TYPE`, the body, and `%%` between requests.
