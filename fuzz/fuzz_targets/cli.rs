@@ -286,12 +286,15 @@ fn is_secret(object: &Value) -> bool {
     text("apiVersion") == Some("v1") && text("kind") == Some("Secret")
 }
 
-/// Rotates the string values of `data` and `stringData` of every Secret; whether any changed.
+/// Rotates the string values of `data` and `stringData` of every Secret, in the object and in
+/// the copy of it kubectl's `last-applied-configuration` annotation holds (the server compares
+/// the two: rotating one alone would change its verdict, not only what is shown); whether any
+/// changed.
 fn rotate_secrets(object: &mut Value) -> bool {
     if !is_secret(object) {
         return false;
     }
-    let mut changed = false;
+    let mut changed = rotate_last_applied(object);
     for key in ["data", "stringData"] {
         let Some(values) = object
             .as_map_mut()
@@ -301,14 +304,95 @@ fn rotate_secrets(object: &mut Value) -> bool {
             continue;
         };
         for (_, value) in values.iter_mut() {
-            if let Some(text) = value.as_str() {
-                let rotated = rotate(text);
-                changed |= rotated != text;
-                *value = Value::from(rotated);
-            }
+            let Some(text) = value.as_str() else {
+                continue;
+            };
+            // `data` holds base64: its bytes are rotated and encoded again, so that a value
+            // the server decodes still decodes (one it refuses stays as it is).
+            let rotated = if key == "data" {
+                match unbase64(text) {
+                    Some(bytes) => base64(rotate(&String::from_utf8_lossy(&bytes)).as_bytes()),
+                    None => text.to_owned(),
+                }
+            } else {
+                rotate(text)
+            };
+            changed |= rotated != text;
+            *value = Value::from(rotated);
         }
     }
     changed
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding, as Go's `StdEncoding` writes it.
+fn base64(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(BASE64[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of canonical standard base64 (what [`base64`] writes back the same), else `None`.
+fn unbase64(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 4 != 0 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let (mut n, mut bits) = (0u32, 0);
+    for c in text.trim_end_matches('=').bytes() {
+        let v = BASE64.iter().position(|b| *b == c)?;
+        n = n << 6 | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((n >> bits) as u8);
+        }
+    }
+    (base64(&out) == text).then_some(out)
+}
+
+/// Rotates the Secret values of the object in the `last-applied-configuration` annotation
+/// (kept as JSON text when it reads as a Secret); whether any changed.
+fn rotate_last_applied(object: &mut Value) -> bool {
+    const KEY: &str = "kubectl.kubernetes.io/last-applied-configuration";
+    let Some(annotations) = object
+        .as_map_mut()
+        .and_then(|m| m.get_mut("metadata"))
+        .and_then(Value::as_map_mut)
+        .and_then(|m| m.get_mut("annotations"))
+        .and_then(Value::as_map_mut)
+    else {
+        return false;
+    };
+    let Some(mut applied) = annotations
+        .get(KEY)
+        .and_then(Value::as_str)
+        .and_then(|text| Value::from_json(text).ok())
+    else {
+        return false;
+    };
+    if !rotate_secrets(&mut applied) {
+        return false;
+    }
+    let mut text = String::new();
+    if smd::value::value::gojson::write_value(&mut text, &applied).is_err() {
+        return false;
+    }
+    annotations.insert(KEY, Value::from(text));
+    true
 }
 
 /// The input files written by smd's own YAML writer, with the Secrets' values as they are and
