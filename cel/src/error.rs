@@ -18,6 +18,12 @@ pub enum Error {
     /// The expression nests deeper than the interpreter evaluates.
     #[error("max recursion depth exceeded")]
     TooDeep,
+    /// The evaluation ran more loop iterations than [`crate::eval::MAX_LOOP_STEPS`]: smd's
+    /// own bound on time (loop steps that cost nothing can nest a cubic amount of work under
+    /// any cost limit; the API server stops those at its request timeout, with cel-go's
+    /// interrupt, whose text this is). Nothing absorbs it.
+    #[error("operation interrupted")]
+    Interrupted,
 }
 
 impl Error {

@@ -31,7 +31,7 @@ pub mod value;
 
 pub use check::{CostEstimate, SizeEstimate, SizeEstimator, check_types, estimate_cost};
 pub use error::Error;
-pub use eval::{Activation, Outcome, check, evaluate};
+pub use eval::{Activation, MAX_LOOP_STEPS, Outcome, check, evaluate, evaluate_bounded};
 pub use library::Functions;
 pub use parse::parse;
 pub use value::Value;

@@ -321,3 +321,22 @@ fn macro_accumulators_grow_in_place() {
     // range: 11 + n; per step: @result 1, x 1, [x] 10, + 1; the result's read 1.
     assert_eq!(out.cost, 11 + 200_000 + 200_000 * 13 + 1);
 }
+
+/// Loop steps that cost nothing (a constant condition and step) nest a cubic amount of work
+/// under any cost limit: the evaluation is interrupted after a bound of iterations
+/// (`MAX_LOOP_STEPS` by default), as the API server's timeout interrupts cel-go, instead of
+/// running for minutes (a fuzzing find). A smaller bound here keeps the test quick.
+#[test]
+fn free_nested_loops_are_interrupted() {
+    let text = "l.exists_one(a, l.exists_one(b, l.exists_one(c, c == c) == true) == true)";
+    let parsed = smd_cel::parse(text).expect("parses");
+    let l = Value::list((0..300).map(Value::Int).collect());
+    let vars = HashMap::from([("l".to_string(), l)]);
+    let functions = Functions::kubernetes();
+    let out = smd_cel::evaluate_bounded(&functions, &parsed.expr, &vars, None, 200_000);
+    assert!(
+        matches!(out.value, Err(smd_cel::Error::Interrupted)),
+        "{:?}",
+        out.value
+    );
+}

@@ -94,6 +94,10 @@ impl<'a> Evaluator<'a> {
         base: usize,
         vars: [Option<Value>; 2],
     ) -> Result<bool> {
+        self.loop_steps += 1;
+        if self.loop_steps > self.max_loop_steps {
+            return Err(Error::Interrupted);
+        }
         self.locals.truncate(base + 1);
         let [v1, v2] = vars;
         if let Some(v) = v1 {

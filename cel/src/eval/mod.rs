@@ -48,13 +48,26 @@ pub struct Outcome {
 }
 
 /// Evaluates `expr` with `vars`, stopping with [`Error::CostLimitExceeded`] once the actual cost
-/// goes over `cost_limit`. An expression cel-go refuses to build a program for (see [`check`])
-/// answers its [`Error::Program`] at no cost.
+/// goes over `cost_limit`, and with [`Error::Interrupted`] past [`MAX_LOOP_STEPS`] loop
+/// iterations. An expression cel-go refuses to build a program for (see [`check`]) answers
+/// its [`Error::Program`] at no cost.
 pub fn evaluate(
     functions: &Functions,
     expr: &Expr,
     vars: &dyn Activation,
     cost_limit: Option<u64>,
+) -> Outcome {
+    evaluate_bounded(functions, expr, vars, cost_limit, MAX_LOOP_STEPS)
+}
+
+/// [`evaluate`] interrupted past `max_loop_steps` loop iterations instead of
+/// [`MAX_LOOP_STEPS`].
+pub fn evaluate_bounded(
+    functions: &Functions,
+    expr: &Expr,
+    vars: &dyn Activation,
+    cost_limit: Option<u64>,
+    max_loop_steps: u64,
 ) -> Outcome {
     let plan = match plan::plan(functions, expr, &|name| vars.resolve(name).is_some()) {
         Ok(plan) => plan,
@@ -73,6 +86,8 @@ pub fn evaluate(
         cost: 0,
         limit: cost_limit,
         depth: 0,
+        loop_steps: 0,
+        max_loop_steps,
     };
     let value = ev.eval(expr);
     Outcome {
@@ -98,7 +113,15 @@ pub(crate) struct Evaluator<'a> {
     cost: u64,
     limit: Option<u64>,
     depth: usize,
+    /// Comprehension iterations so far, and how many are allowed.
+    loop_steps: u64,
+    max_loop_steps: u64,
 }
+
+/// The most comprehension iterations one evaluation runs before it is interrupted
+/// ([`Error::Interrupted`]): about a second of work, far beyond what a rule within the API
+/// server's cost limits iterates.
+pub const MAX_LOOP_STEPS: u64 = 10_000_000;
 
 impl<'a> Evaluator<'a> {
     fn charge(&mut self, amount: u64) -> Result<()> {
