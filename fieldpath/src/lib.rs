@@ -36,7 +36,7 @@ pub use filter::{ElementPattern, ExcludeFilter, Filter, IncludeFilter, SetMatche
 pub use managers::{ManagedFields, VersionedSet};
 pub use name::Name;
 pub use path::Path;
-pub use set::{Paths, Set};
+pub use set::{Fragility, Paths, Set};
 
 // The value concept lives in smd-value; these keep `smd_fieldpath::Value`,
 // `smd_fieldpath::yaml::from_str` and the like working for the crates above.

@@ -7,6 +7,7 @@
 //! unchanged and fails later exactly where Go fails.
 
 use std::fmt;
+use std::hash::BuildHasher;
 
 use smd_value::Value;
 
@@ -368,9 +369,9 @@ impl TypeRef {
 #[derive(Debug, Clone, Default)]
 pub struct MapType {
     fields: Vec<StructField>,
-    /// Positions into `fields`, sorted by name; for equal names the later field comes first,
-    /// so that a lookup finds the last declaration, as Go's does.
-    index: Vec<u32>,
+    /// Positions into `fields` by name, the last declaration of a name (Go's lookup finds
+    /// that one); only for maps with more fields than a scan of their lengths is worth.
+    index: Option<FieldIndex>,
     unions: Vec<Union>,
     element_type: TypeRef,
     element_relationship: ElementRelationship,
@@ -422,14 +423,12 @@ impl MapType {
         &self.fields
     }
 
-    /// The declared field named `name` (the last one, if declared twice), by binary search.
+    /// The declared field named `name` (the last one, if declared twice).
     pub fn find_field(&self, name: &str) -> Option<&StructField> {
-        let fields = &self.fields;
-        let name_at = |i: u32| fields.get(i as usize).map_or("", |f| f.name.as_str());
-        let at = self.index.partition_point(|&i| name_at(i) < name);
-        let i = *self.index.get(at)?;
-        let field = fields.get(i as usize)?;
-        (field.name == name).then_some(field)
+        match &self.index {
+            Some(index) => index.find(&self.fields, name),
+            None => self.fields.iter().rev().find(|f| f.name == name),
+        }
     }
 
     /// The unions.
@@ -459,14 +458,52 @@ impl MapType {
     }
 }
 
-fn build_index(fields: &[StructField]) -> Vec<u32> {
-    let mut index: Vec<u32> = (0..fields.len())
-        .filter_map(|i| u32::try_from(i).ok())
-        .collect();
-    let name = |i: &u32| fields.get(*i as usize).map_or("", |f| f.name.as_str());
-    // Stable sort by name, later declarations first among equal names.
-    index.sort_by(|a, b| name(a).cmp(name(b)).then(b.cmp(a)));
-    index
+/// Above this many fields a map type's fields are found by hash, below by a scan.
+const INDEXED_FIELDS: usize = 8;
+
+fn build_index(fields: &[StructField]) -> Option<FieldIndex> {
+    (fields.len() > INDEXED_FIELDS).then(|| FieldIndex::new(fields))
+}
+
+/// Positions of fields by the hash of their names.
+#[derive(Clone)]
+struct FieldIndex {
+    table: hashbrown::HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl std::fmt::Debug for FieldIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FieldIndex")
+    }
+}
+
+impl FieldIndex {
+    fn new(fields: &[StructField]) -> FieldIndex {
+        let hasher = foldhash::fast::RandomState::default();
+        let mut table = hashbrown::HashTable::with_capacity(fields.len());
+        for (i, field) in fields.iter().enumerate() {
+            let Ok(at) = u32::try_from(i) else { break };
+            let hash = hasher.hash_one(field.name.as_str());
+            let name_of = |j: &u32| fields.get(*j as usize).map_or("", |f| f.name.as_str());
+            match table.find_mut(hash, |j| name_of(j) == field.name) {
+                // A later declaration of a name replaces the earlier one.
+                Some(slot) => *slot = at,
+                None => {
+                    table.insert_unique(hash, at, |j| hasher.hash_one(name_of(j)));
+                }
+            }
+        }
+        FieldIndex { table, hasher }
+    }
+
+    fn find<'a>(&self, fields: &'a [StructField], name: &str) -> Option<&'a StructField> {
+        let hash = self.hasher.hash_one(name);
+        let at = self.table.find(hash, |j| {
+            fields.get(*j as usize).is_some_and(|f| f.name == name)
+        })?;
+        fields.get(*at as usize)
+    }
 }
 
 /// A declared field of a map.

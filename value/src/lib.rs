@@ -26,7 +26,7 @@ pub mod yaml;
 
 pub use control::{escape_controls, is_terminal_control, push_escaped};
 pub use error::{Error, ErrorKind, Location, Result};
-pub use value::{Kind, Map, Value};
+pub use value::{Kind, Map, MapKey, Value};
 
 /// How deeply any input may nest (maps and lists in values, levels of a `fieldsV1` document)
 /// before a reader refuses it with an [`ErrorKind::Limit`] error.

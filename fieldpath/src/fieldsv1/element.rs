@@ -57,4 +57,10 @@ impl PathElement {
         write_element(self, &mut out)?;
         Ok(out)
     }
+
+    /// [`PathElement::to_fields_v1`] appended to `out`, so that a writer of many elements can
+    /// reuse one buffer.
+    pub fn write_fields_v1(&self, out: &mut Vec<u8>) -> Result<()> {
+        write_element(self, out)
+    }
 }

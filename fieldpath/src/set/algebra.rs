@@ -251,21 +251,52 @@ impl Set {
         promote: &impl Fn(&C, &PathElement) -> bool,
         descend: &impl Fn(&C, &PathElement) -> C,
     ) -> Set {
-        let mut out = Set {
-            members: self.members.clone(),
-            children: Vec::with_capacity(self.children.len()),
-        };
+        self.promoted(ctx, promote, descend)
+            .unwrap_or_else(|| self.clone())
+    }
+
+    /// [`Set::promote_children`], or `None` where nothing changes, so that unchanged subtrees
+    /// are shared rather than copied.
+    fn promoted<C>(
+        &self,
+        ctx: C,
+        promote: &impl Fn(&C, &PathElement) -> bool,
+        descend: &impl Fn(&C, &PathElement) -> C,
+    ) -> Option<Set> {
+        let mut children: Option<Vec<Child>> = None;
         let mut promoted = Vec::new();
-        for (element, child) in &self.children {
+        for (at, (element, child)) in self.children.iter().enumerate() {
             if promote(&ctx, element) {
                 promoted.push(element.clone());
             }
-            let below = child.promote_children(descend(&ctx, element), promote, descend);
-            out.children.push((element.clone(), Arc::new(below)));
+            match child.promoted(descend(&ctx, element), promote, descend) {
+                Some(below) => children
+                    .get_or_insert_with(|| self.children[..at].to_vec())
+                    .push((element.clone(), Arc::new(below))),
+                None => {
+                    if let Some(children) = &mut children {
+                        children.push((element.clone(), child.clone()));
+                    }
+                }
+            }
         }
-        // At once: one by one, each would shift the members after it.
-        insert_members(&mut out.members, promoted);
-        out
+        let mut members = None;
+        if !promoted.is_empty() {
+            let mut more = self.members.clone();
+            // At once: one by one, each would shift the members after it.
+            insert_members(&mut more, promoted);
+            // Inserting only adds: the same length is the same members.
+            if more.len() != self.members.len() {
+                members = Some(more);
+            }
+        }
+        if children.is_none() && members.is_none() {
+            return None;
+        }
+        Some(Set {
+            members: members.unwrap_or_else(|| self.members.clone()),
+            children: children.unwrap_or_else(|| self.children.clone()),
+        })
     }
 }
 
@@ -283,9 +314,6 @@ impl Set {
     /// assert!(set.has(&[PathElement::field("kind")]));
     /// ```
     pub fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
-        let mut node = NodeBuilder::default();
-        members.into_iter().for_each(|m| node.member(m));
-        children.into_iter().for_each(|(e, s)| node.child(e, s));
-        node.finish(Repeat::Unite)
+        NodeBuilder::from_arrivals(members, children).finish(Repeat::Unite)
     }
 }

@@ -40,6 +40,21 @@ impl NodeBuilder {
         self.members.is_empty() && self.children.is_empty()
     }
 
+    /// A node whose elements arrived as `members` and `children`, each in order.
+    pub(crate) fn from_arrivals(
+        members: Vec<PathElement>,
+        children: Vec<(PathElement, Set)>,
+    ) -> NodeBuilder {
+        let mut fragility = Fragility::default();
+        members.iter().for_each(|e| fragility.add(e));
+        children.iter().for_each(|(e, _)| fragility.add(e));
+        NodeBuilder {
+            members,
+            children,
+            fragility,
+        }
+    }
+
     /// `element` is a member of the node.
     pub(crate) fn member(&mut self, element: PathElement) {
         self.fragility.add(&element);
@@ -59,10 +74,14 @@ impl NodeBuilder {
         }
         let mut members = self.members;
         // Stable: among equal elements the first to arrive stays first, and dedup keeps it.
-        members.sort_by(|a, b| a.compare(b));
-        members.dedup_by(|later, kept| later.compare(kept) == Ordering::Equal);
+        if !members.is_sorted_by(|a, b| a.compare(b) == Ordering::Less) {
+            members.sort_by(|a, b| a.compare(b));
+            members.dedup_by(|later, kept| later.compare(kept) == Ordering::Equal);
+        }
         let mut children = self.children;
-        children.sort_by(|a, b| a.0.compare(&b.0));
+        if !children.is_sorted_by(|a, b| a.0.compare(&b.0) != Ordering::Greater) {
+            children.sort_by(|a, b| a.0.compare(&b.0));
+        }
         let mut merged: Vec<Child> = Vec::with_capacity(children.len());
         for (element, set) in children {
             match merged.last_mut() {
@@ -181,14 +200,15 @@ fn appended(repeat: Repeat, last: Option<&PathElement>, element: &PathElement) -
 /// converted and may then equal a float that also equals a different int. Without NaN, and
 /// without both such ints and floats, every comparison is exact and the order is total.
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Fragility {
+pub struct Fragility {
     nan: bool,
     big_int: bool,
     float: bool,
 }
 
 impl Fragility {
-    pub(crate) fn add(&mut self, element: &PathElement) {
+    /// `element` joins the elements watched.
+    pub fn add(&mut self, element: &PathElement) {
         match element {
             PathElement::Value(v) => self.add_value(v),
             PathElement::Key(key) => key.fields().iter().for_each(|f| self.add_value(&f.value)),
@@ -210,7 +230,9 @@ impl Fragility {
         }
     }
 
-    pub(crate) fn is_fragile(&self) -> bool {
+    /// Whether Go's order is not total over the elements added: a NaN, or an int beyond 2^53
+    /// with a float, is among them.
+    pub fn is_fragile(&self) -> bool {
         self.nan || (self.big_int && self.float)
     }
 }

@@ -27,6 +27,7 @@ use crate::element::PathElement;
 use std::fmt;
 use std::sync::Arc;
 
+pub use build::Fragility;
 pub(crate) use build::{NodeBuilder, Repeat};
 pub use iter::Paths;
 

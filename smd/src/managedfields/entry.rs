@@ -2,6 +2,7 @@
 //! server reads and writes an unstructured object's (`Unstructured.GetManagedFields` and
 //! `SetManagedFields`, `META/unstructured/unstructured.go:452-492`).
 
+use smd_fieldpath::value::MapKey;
 use smd_fieldpath::{Map, PathElement, Set, Value};
 
 use super::time::Timestamp;
@@ -241,47 +242,53 @@ pub(crate) fn entry_to_value(entry: &Entry, fields: Option<Value>) -> Result<Val
 
 /// A set as the `fieldsV1` value of an object (the JSON object [`Set::to_fields_v1`] writes).
 pub fn fields_v1_value(set: &Set) -> Result<Value, smd_fieldpath::Error> {
-    let mut map = Map::new();
-    write_node(set, false, &mut map)?;
-    Ok(Value::Map(map))
+    let mut scratch = Vec::new();
+    Ok(Value::Map(write_node(set, false, &mut scratch)?))
 }
 
-fn write_node(set: &Set, member: bool, out: &mut Map) -> Result<(), smd_fieldpath::Error> {
-    let children: Vec<(&PathElement, &Set)> = set.children().collect();
-    if member && !(set.members().is_empty() && children.is_empty()) {
+/// The map of one node: its members and children merged in element order (a member that is
+/// also a child is written once, as the child with `.`). `scratch` holds each key's text.
+fn write_node(set: &Set, member: bool, scratch: &mut Vec<u8>) -> Result<Map, smd_fieldpath::Error> {
+    let members = set.members();
+    let mut children = set.children().peekable();
+    let mut out = Map::with_capacity(members.len() + children.len() + usize::from(member));
+    if member && !(members.is_empty() && children.len() == 0) {
         out.insert(".", Value::Map(Map::new()));
     }
-    let (mut m, mut c) = (0, 0);
-    let members = set.members();
+    let mut members = members.iter().peekable();
     loop {
-        let order = match (members.get(m), children.get(c)) {
+        let order = match (members.peek(), children.peek()) {
             (None, None) => break,
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (Some(a), Some((b, _))) => a.compare(b),
         };
         if order == std::cmp::Ordering::Less {
-            out.insert(key(&members[m])?, Value::Map(Map::new()));
-            m += 1;
+            if let Some(element) = members.next() {
+                out.insert(key(element, scratch)?, Value::Map(Map::new()));
+            }
             continue;
         }
-        let (element, child) = children[c];
-        c += 1;
+        let Some((element, child)) = children.next() else {
+            break;
+        };
         let is_member = order == std::cmp::Ordering::Equal;
         if is_member {
-            m += 1;
+            members.next();
         }
-        let mut node = Map::new();
-        write_node(child, is_member, &mut node)?;
-        out.insert(key(element)?, Value::Map(node));
+        let node = write_node(child, is_member, scratch)?;
+        out.insert(key(element, scratch)?, Value::Map(node));
     }
-    Ok(())
+    Ok(out)
 }
 
-fn key(element: &PathElement) -> Result<String, smd_fieldpath::Error> {
-    let bytes = element.to_fields_v1()?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+fn key(element: &PathElement, scratch: &mut Vec<u8>) -> Result<MapKey, smd_fieldpath::Error> {
+    scratch.clear();
+    element.write_fields_v1(scratch)?;
+    Ok(match std::str::from_utf8(scratch) {
+        Ok(text) => MapKey::from(text),
+        Err(_) => MapKey::from(String::from_utf8_lossy(scratch)),
+    })
 }
 
 #[cfg(test)]

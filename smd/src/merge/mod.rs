@@ -358,12 +358,14 @@ impl<C: Converter> Updater<C> {
                 ));
             }
         };
-        let pruned = at_last.remove_items(&ensure_named_fields_are_members(last.set(), &at_last));
+        let last_named = ensure_named_fields_are_members(last.set(), &at_last);
+        let pruned = at_last.remove_items(&last_named);
+        let mut memo = MergedFields::default();
         let pruned = self
-            .add_back_owned(&at_last, pruned, version, managers)
+            .add_back_owned(&at_last, pruned, version, managers, &mut memo)
             .map_err(|e| failed("failed add back owned items", e))?;
         let pruned = self
-            .add_back_dangling(&at_last, &pruned, last)
+            .add_back_dangling(&at_last, &pruned, last, &last_named, memo)
             .map_err(|e| failed("failed add back dangling items", e))?;
         let target = managers
             .get(applier)
@@ -376,24 +378,26 @@ impl<C: Converter> Updater<C> {
     }
 
     /// Puts back into `pruned` whatever any manager owns, version by version (the pruned
-    /// version first).
+    /// version first). `memo` keeps what was learnt of `merged` itself (unconverted).
     fn add_back_owned(
         &self,
         merged: &TypedValue,
         mut pruned: TypedValue,
         pruned_version: &str,
         managers: &ManagedFields,
+        memo: &mut MergedFields,
     ) -> Result<TypedValue, Error> {
         let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
         for (_, m) in managers.iter() {
             let entry = owned.entry(m.api_version()).or_default();
             *entry = entry.union(m.set());
         }
-        let mut merged = Cow::Borrowed(merged);
+        // Whether `current` is still `merged` itself (no version converted it yet).
+        let mut current: Cow<'_, TypedValue> = Cow::Borrowed(merged);
         let first = owned.remove(pruned_version).map(|s| (pruned_version, s));
         for (version, set) in first.into_iter().chain(owned) {
-            let merged_at = match self.converter.convert(&merged, version) {
-                Ok(m) => m.into_owned(),
+            let merged_at = match self.converter.convert(&current, version) {
+                Ok(m) => m,
                 Err(e) if e.missing_version => continue,
                 Err(e) => {
                     return Err(Error::Failed(format!(
@@ -401,10 +405,12 @@ impl<C: Converter> Updater<C> {
                     )));
                 }
             };
+            let is_merged = matches!((&current, &merged_at), (Cow::Borrowed(_), Cow::Borrowed(_)));
+            let merged_at = merged_at.into_owned();
             let pruned_at = match self.converter.convert(&pruned, version) {
                 Ok(p) => p.into_owned(),
                 Err(e) if e.missing_version => {
-                    merged = Cow::Owned(merged_at);
+                    current = Cow::Owned(merged_at);
                     continue;
                 }
                 Err(e) => {
@@ -425,18 +431,27 @@ impl<C: Converter> Updater<C> {
             })?;
             let ensure = |s: &Set| ensure_named_fields_are_members(s, &merged_at);
             let keep = ensure(&pruned_set).union(&ensure(&set));
-            pruned = merged_at.remove_items(&ensure(&merged_set).difference(&keep));
-            merged = Cow::Owned(merged_at);
+            let merged_named = ensure(&merged_set);
+            pruned = merged_at.remove_items(&merged_named.difference(&keep));
+            if is_merged {
+                memo.merged_named = Some(merged_named);
+                current = Cow::Borrowed(merged);
+            } else {
+                current = Cow::Owned(merged_at);
+            }
         }
         Ok(pruned)
     }
 
-    /// Puts back what the prune removed but `last` never applied.
+    /// Puts back what the prune removed but `last` never applied (`last_named`: its set with
+    /// the named fields made members, typed by `merged`).
     fn add_back_dangling(
         &self,
         merged: &TypedValue,
         pruned: &TypedValue,
         last: &VersionedSet,
+        last_named: &Set,
+        memo: MergedFields,
     ) -> Result<TypedValue, Error> {
         let pruned_at = match self.converter.convert(pruned, last.api_version()) {
             Ok(p) => p,
@@ -448,22 +463,33 @@ impl<C: Converter> Updater<C> {
                 ));
             }
         };
-        let pruned_set = pruned_at.to_field_set().map_err(|e| {
+        let pruned_failed = |e| {
             failed(
                 "failed to create field set from pruned object in last applied version",
                 e,
             )
-        })?;
-        let merged_set = merged.to_field_set().map_err(|e| {
+        };
+        let merged_failed = |e| {
             failed(
                 "failed to create field set from merged object in last applied version",
                 e,
             )
-        })?;
+        };
         let ensure = |s: &Set| ensure_named_fields_are_members(s, merged);
-        let gone = ensure(&merged_set)
+        // The same data has the same fields: nothing is gone. (The merged object's set was read
+        // without error, as Go's second reading here then finds too.)
+        if memo.merged_named.is_some() && pruned_at.value().same_as(merged.value()) {
+            return Ok(merged.remove_items(&Set::new()));
+        }
+        // Go reads the pruned object's set first, whose error then wins.
+        let pruned_set = pruned_at.to_field_set().map_err(pruned_failed)?;
+        let merged_named = match memo.merged_named {
+            Some(named) => named,
+            None => ensure(&merged.to_field_set().map_err(merged_failed)?),
+        };
+        let gone = merged_named
             .difference(&ensure(&pruned_set))
-            .intersection(&ensure(last.set()));
+            .intersection(last_named);
         Ok(merged.remove_items(&gone))
     }
 
@@ -491,6 +517,14 @@ impl<C: Converter> Updater<C> {
         }
         Ok(out)
     }
+}
+
+/// What [`Updater::add_back_owned`] learnt of the merged object itself (at a version that
+/// needed no conversion) for [`Updater::add_back_dangling`].
+#[derive(Default)]
+struct MergedFields {
+    /// Its field set (read without error) with its named fields made members.
+    merged_named: Option<Set>,
 }
 
 /// `name` loses `gone` (keeping its version and applied flag).

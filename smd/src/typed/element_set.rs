@@ -29,3 +29,62 @@ impl Ord for Ordered {
         self.0.compare(&other.0)
     }
 }
+
+/// Smaller lists are checked pairwise; from this many distinct elements on, by a B-tree.
+const PAIRWISE: usize = 16;
+
+/// The distinct path elements of a list's items seen so far, answering as a B-tree of
+/// [`Ordered`] elements answers (what Go's sorted sets answer while the order is total) but
+/// without allocating per element for short lists: while the order is total and the list
+/// short, a pairwise scan gives the same answers; once it is not (a NaN, an int beyond 2^53
+/// with a float) or the list grows, the elements go into the B-tree in the order they came,
+/// which builds the very tree the original insertions would have built.
+#[derive(Default)]
+pub(crate) struct Seen {
+    few: smallvec::SmallVec<[PathElement; 4]>,
+    fragility: smd_fieldpath::Fragility,
+    tree: Option<std::collections::BTreeSet<Ordered>>,
+}
+
+impl Seen {
+    /// Adds `pe`; false when an equal element was there already.
+    pub(crate) fn insert(&mut self, pe: &PathElement) -> bool {
+        if let Some(tree) = self.tree_with(pe) {
+            return tree.insert(Ordered(pe.clone()));
+        }
+        if self.contains_few(pe) {
+            return false;
+        }
+        self.few.push(pe.clone());
+        true
+    }
+
+    /// Whether an element equal to `pe` is there.
+    pub(crate) fn contains(&mut self, pe: &PathElement) -> bool {
+        match self.tree_with(pe) {
+            Some(tree) => tree.contains(&Ordered(pe.clone())),
+            None => self.contains_few(pe),
+        }
+    }
+
+    /// Whether nothing was added.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.few.is_empty() && self.tree.as_ref().is_none_or(|t| t.is_empty())
+    }
+
+    fn contains_few(&self, pe: &PathElement) -> bool {
+        self.few.iter().any(|e| e.compare(pe) == Ordering::Equal)
+    }
+
+    /// The B-tree, made now if looking `pe` up needs it.
+    fn tree_with(&mut self, pe: &PathElement) -> Option<&mut std::collections::BTreeSet<Ordered>> {
+        if self.tree.is_none() {
+            self.fragility.add(pe);
+            if !self.fragility.is_fragile() && self.few.len() < PAIRWISE {
+                return None;
+            }
+            self.tree = Some(self.few.drain(..).map(Ordered).collect());
+        }
+        self.tree.as_mut()
+    }
+}

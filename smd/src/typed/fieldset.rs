@@ -6,13 +6,11 @@
 //! or when it is null or an empty map; a declared field with content is only a prefix of its
 //! fields. Type errors are not checked here (the value was validated when it was typed).
 
-use std::collections::BTreeSet;
-
 use smd_fieldpath::{Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
 use super::atom::{self, Deduced, Part, Trail};
-use super::element_set::Ordered;
+use super::element_set::Seen;
 use super::error::ValidationErrors;
 use super::set_builder::SetBuilder;
 
@@ -79,15 +77,15 @@ impl Walker<'_> {
                 }
             }
         }
-        let mut seen = BTreeSet::new();
-        let mut duplicates = BTreeSet::new();
+        let mut seen = Seen::default();
+        let mut duplicates = Seen::default();
         for pe in &elements {
-            if !seen.insert(Ordered(pe.clone())) && duplicates.insert(Ordered(pe.clone())) {
+            if !seen.insert(pe) && duplicates.insert(pe) {
                 self.set.insert_below(pe);
             }
         }
         for (pe, item) in elements.into_iter().zip(items) {
-            if !duplicates.is_empty() && duplicates.contains(&Ordered(pe.clone())) {
+            if !duplicates.is_empty() && duplicates.contains(&pe) {
                 continue;
             }
             self.trail.path.push(pe);

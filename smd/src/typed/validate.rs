@@ -4,13 +4,11 @@
 //! keyed list, ...), and a map stops at its first undeclared field; Go visits map entries in
 //! random order, smd in the value's order, which is one of Go's.
 
-use std::collections::BTreeSet;
-
 use smd_fieldpath::{Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
 use super::atom::{self, Deduced, Part, Trail};
-use super::element_set::Ordered;
+use super::element_set::Seen;
 use super::error::ValidationErrors;
 
 pub(crate) fn validate(
@@ -65,7 +63,7 @@ impl Validator<'_> {
             }
         };
         let associative = *list.element_relationship() == ElementRelationship::Associative;
-        let mut seen: BTreeSet<Ordered> = BTreeSet::new();
+        let mut seen = Seen::default();
         for (i, item) in items.iter().enumerate() {
             let pe = if associative {
                 match atom::list_item_element(self.schema, list, item) {
@@ -79,7 +77,7 @@ impl Validator<'_> {
             } else {
                 PathElement::Index(i as i64)
             };
-            if associative && !seen.insert(Ordered(pe.clone())) && !self.allow_duplicates {
+            if associative && !seen.insert(&pe) && !self.allow_duplicates {
                 self.error(format!("duplicate entries for key {pe}"));
             }
             self.trail.path.push(pe);

@@ -16,6 +16,7 @@ pub(crate) mod float;
 pub mod gofmt;
 pub mod gojson;
 mod isprint;
+mod map;
 mod order;
 mod serde_impl;
 mod text;
@@ -23,8 +24,7 @@ mod text;
 pub use serde_impl::FROM_JSON_MAX_DEPTH;
 pub use text::{go_float, go_quote, is_go_printable};
 
-use indexmap::IndexMap;
-use std::sync::Arc;
+pub use map::{Map, MapIntoIter, MapKey};
 
 /// A dynamic value, as Kubernetes objects are made of.
 #[derive(Debug, Clone, Default)]
@@ -154,6 +154,31 @@ impl Value {
         matches!(self, Value::Int(_) | Value::Float(_))
     }
 
+    /// Whether `self` and `other` are the same data: the same variants, keys in the same order,
+    /// floats bit for bit, maps shared or alike all the way down. Stricter than `==` (Go's
+    /// equality: an int equals a float of its value, `NaN` equals nothing) and cheap where maps
+    /// are shared: a walk that depends only on a value gives both the same answer.
+    pub fn same_as(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::List(a), Value::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                Map::ptr_eq(a, b)
+                    || (a.len() == b.len()
+                        && a.iter()
+                            .zip(b.iter())
+                            .all(|((ka, va), (kb, vb))| ka == kb && va.same_as(vb)))
+            }
+            _ => false,
+        }
+    }
+
     /// The value at `path`, a key of a map at each step (`["metadata", "name"]`); `None`
     /// where a step is not a map holding the key.
     pub fn at(&self, path: &[&str]) -> Option<&Value> {
@@ -165,133 +190,6 @@ impl Value {
     /// `metadata.namespace`, as Go's unstructured accessors read it).
     pub fn str_at(&self, path: &[&str]) -> &str {
         self.at(path).and_then(Value::as_str).unwrap_or("")
-    }
-}
-
-/// A map of a [`Value`]: string keys in insertion order.
-///
-/// The entries are shared, copied on the first write: cloning a map is a reference count,
-/// which is what merging objects (a big atomic list kept from one side) and keeping several
-/// versions of an object cost; Go shares them alike (its values are references).
-#[derive(Debug, Clone, Default)]
-pub struct Map {
-    // Behind one pointer, so that a `Value` stays four words.
-    entries: Arc<IndexMap<String, Value>>,
-}
-
-impl Map {
-    /// An empty map.
-    pub fn new() -> Self {
-        Map::default()
-    }
-
-    /// An empty map with room for `n` entries.
-    pub fn with_capacity(n: usize) -> Self {
-        Map {
-            entries: Arc::new(IndexMap::with_capacity(n)),
-        }
-    }
-
-    /// The number of entries.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the map has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The value of `key`.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.get(key)
-    }
-
-    /// The value of `key`, mutably.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        Arc::make_mut(&mut self.entries).get_mut(key)
-    }
-
-    /// Whether `key` has a value.
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.entries.contains_key(key)
-    }
-
-    /// Sets `key` to `value`, returning the old value. A new key goes last; an existing key keeps
-    /// its place.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
-        Arc::make_mut(&mut self.entries).insert(key.into(), value)
-    }
-
-    /// The map at `key`, made (empty, last) where the key is absent or holds another kind of
-    /// value, as Go makes a nil map or struct pointer before writing into it.
-    ///
-    /// ```
-    /// use smd_value::{Map, Value};
-    /// let mut m = Map::new();
-    /// m.map_entry("spec").insert("replicas", Value::Int(1));
-    /// assert_eq!(m.get("spec").and_then(|s| s.as_map()).map(Map::len), Some(1));
-    /// ```
-    pub fn map_entry(&mut self, key: &str) -> &mut Map {
-        let slot = Arc::make_mut(&mut self.entries)
-            .entry(key.to_owned())
-            .or_insert(Value::Null);
-        if !matches!(slot, Value::Map(_)) {
-            *slot = Value::Map(Map::new());
-        }
-        match slot {
-            Value::Map(m) => m,
-            // The slot was made a map just above.
-            _ => unreachable!("a map was just stored"),
-        }
-    }
-
-    /// Removes `key`, keeping the order of the others.
-    pub fn remove(&mut self, key: &str) -> Option<Value> {
-        Arc::make_mut(&mut self.entries).shift_remove(key)
-    }
-
-    /// The entries in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Value)> + DoubleEndedIterator {
-        self.entries.iter().map(|(k, v)| (k.as_str(), v))
-    }
-
-    /// The entries in order, values mutably.
-    pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (&str, &mut Value)> {
-        Arc::make_mut(&mut self.entries)
-            .iter_mut()
-            .map(|(k, v)| (k.as_str(), v))
-    }
-
-    /// The keys in order.
-    pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.entries.keys().map(String::as_str)
-    }
-
-    /// The values in order.
-    pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
-        self.entries.values()
-    }
-
-    /// Sorts the entries by key, byte-wise.
-    pub fn sort_keys(&mut self) {
-        Arc::make_mut(&mut self.entries).sort_keys();
-    }
-}
-
-impl FromIterator<(String, Value)> for Map {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
-        Map {
-            entries: Arc::new(iter.into_iter().collect()),
-        }
-    }
-}
-
-impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = indexmap::map::IntoIter<String, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        Arc::unwrap_or_clone(self.entries).into_iter()
     }
 }
 
