@@ -79,6 +79,10 @@ pub struct Object {
     empty: Value,
     manifest: Value,
     changed: Value,
+    /// The controller's two JSON merge patches, in order.
+    patches: [Map; 2],
+    /// The controller's subresource (`status`), or `""` for the main resource.
+    subresource: String,
     /// After kubectl's create by apply and the controller's first update.
     stored: Value,
     /// The controller's second update: `stored` with the second patch.
@@ -190,6 +194,8 @@ impl Object {
             .map_err(|e| format!("{name}: the controller's first update: {e}"))?;
         let mut controller_new = deep_copy(&stored);
         merge_patch(&mut controller_new, second);
+        let patches = [first.clone(), second.clone()];
+        let subresource = subresource.to_owned();
         Ok(Object {
             name: name.to_owned(),
             main,
@@ -198,9 +204,43 @@ impl Object {
             empty,
             manifest,
             changed,
+            patches,
+            subresource,
             stored,
             controller_new,
         })
+    }
+
+    /// The manifest kubectl applies.
+    pub fn manifest(&self) -> &Value {
+        &self.manifest
+    }
+
+    /// The changed manifest (`apply-change`, `apply-conflict`).
+    pub fn changed(&self) -> &Value {
+        &self.changed
+    }
+
+    /// The object the applies and the update run against: kubectl's create by apply, then the
+    /// controller's first update (with managedFields).
+    pub fn stored(&self) -> &Value {
+        &self.stored
+    }
+
+    /// The controller's manager name.
+    pub fn controller(&self) -> &str {
+        &self.controller
+    }
+
+    /// The subresource the controller writes (`status`), or `""` for the main resource.
+    pub fn subresource(&self) -> &str {
+        &self.subresource
+    }
+
+    /// The controller's JSON merge patches: the first makes the stored object, the second the
+    /// `update`.
+    pub fn patches(&self) -> &[Map; 2] {
+        &self.patches
     }
 
     fn controller_manager(&self) -> &FieldManager {

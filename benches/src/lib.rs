@@ -7,11 +7,25 @@
 //! object per line, in generation order).
 //!
 //! The `schema/*` benchmarks' inputs and work are in [`schema`], the `operations/*` ones' in
-//! [`operations`], the `fieldmanager/*` ones' in [`fieldmanager`].
+//! [`operations`], the `fieldmanager/*` ones' in [`fieldmanager`], the `floor/*` ones' in
+//! [`floor`], the `writepath/*` ones' in [`writepath`].
 
+pub mod allocs;
 pub mod fieldmanager;
+pub mod floor;
 pub mod operations;
 pub mod schema;
+pub mod timer;
+pub mod writepath;
+
+/// Something that measures each benchmark of a suite whose work runs on an input it may change
+/// (a server whose store a request writes): the input is made outside the measurement and
+/// dropped outside it, the result of the work is dropped inside it.
+pub trait RefVisitor {
+    /// Measures `work`, one call per iteration, each on a fresh input `setup` makes outside the
+    /// measurement; `name` is the benchmark's name after the suite's prefix.
+    fn op<I, R>(&mut self, name: &str, setup: impl FnMut() -> I, work: impl FnMut(&mut I) -> R);
+}
 
 use smd_fieldpath::{Path, Set};
 use std::fs;
