@@ -51,7 +51,18 @@ impl Key {
     /// A key from fields in any order; they are sorted by name (stably, so repeated names keep
     /// their relative order), as Go sorts them.
     pub fn new(fields: impl IntoIterator<Item = KeyField>) -> Key {
-        let mut fields: Vec<KeyField> = fields.into_iter().collect();
+        let mut rest = fields.into_iter();
+        let mut fields: Vec<KeyField> = match rest.next() {
+            None => Vec::new(),
+            // Most lists have one key field: one allocation, not a vector copied into one.
+            Some(only) if rest.size_hint() == (0, Some(0)) => return Key(Arc::new([only])),
+            Some(first) => {
+                let mut fields = Vec::with_capacity(1 + rest.size_hint().0);
+                fields.push(first);
+                fields.extend(rest);
+                fields
+            }
+        };
         // Stable sort on names only: names are plain bytes, so the order is total.
         fields.sort_by(|a, b| a.name.cmp(&b.name));
         Key(fields.into())

@@ -425,9 +425,15 @@ impl MapType {
 
     /// The declared field named `name` (the last one, if declared twice).
     pub fn find_field(&self, name: &str) -> Option<&StructField> {
+        self.find_field_bytes(name.as_bytes())
+    }
+
+    /// [`MapType::find_field`] of a name given as bytes (a path element's field name, which
+    /// need not be UTF-8 and then names no field).
+    pub fn find_field_bytes(&self, name: &[u8]) -> Option<&StructField> {
         match &self.index {
             Some(index) => index.find(&self.fields, name),
-            None => self.fields.iter().rev().find(|f| f.name == name),
+            None => self.fields.iter().rev().find(|f| f.name.as_bytes() == name),
         }
     }
 
@@ -484,9 +490,13 @@ impl FieldIndex {
         let mut table = hashbrown::HashTable::with_capacity(fields.len());
         for (i, field) in fields.iter().enumerate() {
             let Ok(at) = u32::try_from(i) else { break };
-            let hash = hasher.hash_one(field.name.as_str());
-            let name_of = |j: &u32| fields.get(*j as usize).map_or("", |f| f.name.as_str());
-            match table.find_mut(hash, |j| name_of(j) == field.name) {
+            let hash = hasher.hash_one(field.name.as_bytes());
+            let name_of = |j: &u32| {
+                fields
+                    .get(*j as usize)
+                    .map_or(&b""[..], |f| f.name.as_bytes())
+            };
+            match table.find_mut(hash, |j| name_of(j) == field.name.as_bytes()) {
                 // A later declaration of a name replaces the earlier one.
                 Some(slot) => *slot = at,
                 None => {
@@ -497,10 +507,12 @@ impl FieldIndex {
         FieldIndex { table, hasher }
     }
 
-    fn find<'a>(&self, fields: &'a [StructField], name: &str) -> Option<&'a StructField> {
+    fn find<'a>(&self, fields: &'a [StructField], name: &[u8]) -> Option<&'a StructField> {
         let hash = self.hasher.hash_one(name);
         let at = self.table.find(hash, |j| {
-            fields.get(*j as usize).is_some_and(|f| f.name == name)
+            fields
+                .get(*j as usize)
+                .is_some_and(|f| f.name.as_bytes() == name)
         })?;
         fields.get(*at as usize)
     }

@@ -287,6 +287,11 @@ impl<'a> MapView<'a> {
         self.map.find_field(name)
     }
 
+    /// [`MapView::find_field`] of a name given as bytes.
+    pub fn find_field_bytes(&self, name: &[u8]) -> Option<&'a StructField> {
+        self.map.find_field_bytes(name)
+    }
+
     /// The type of undeclared entries, `None` when they are not allowed.
     pub fn element_type(&self) -> Option<&'a TypeRef> {
         self.map.element_type()

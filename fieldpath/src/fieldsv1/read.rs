@@ -77,13 +77,21 @@ impl Set {
 
 /// [`read_node`] over a value.
 fn node_from_value(map: &crate::Map) -> Option<(Option<Set>, bool)> {
-    let mut node = NodeBuilder::default();
+    // Room for each entry as what it most likely brings: an empty map a member, anything else
+    // a child node.
+    let members = map
+        .values()
+        .filter(|v| matches!(v, crate::Value::Map(m) if m.is_empty()))
+        .count();
+    let mut node = NodeBuilder::with_capacity(members, map.len() - members);
     let mut member = false;
     // Go reads the text encoding/json writes for the value, keys sorted by bytes; the order
     // decides which of two keys naming equal elements (`v:1` and `v:1.0`, `v:0` and `v:-0`)
-    // gives the element and which the subtree.
-    let mut entries: Vec<_> = map.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // gives the element and which the subtree. The field manager writes them sorted already.
+    let mut entries: smallvec::SmallVec<[(&str, &crate::Value); 16]> = map.iter().collect();
+    if !entries.is_sorted_by(|a, b| a.0.as_bytes() < b.0.as_bytes()) {
+        entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    }
     for (key, value) in entries {
         // Anything unusual goes the text way: values under "." and under dropped keys are
         // skipped by the reader, but the text of a NaN there would not be written at all.

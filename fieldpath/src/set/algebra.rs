@@ -233,43 +233,37 @@ fn for_each_pair<'a>(left: &'a [Child], right: &'a [Child], mut f: impl FnMut(Pa
 }
 
 impl Set {
-    /// A copy of this set where, at every node, each child element that `promote` accepts is
-    /// also a member. `ctx` travels down the trie: `descend(ctx, element)` is the context of
-    /// the child node at `element`. This is the shape of Go's `EnsureNamedFieldsAreMembers`,
+    /// A copy of this set where, at every node, each child element that `visit` promotes is
+    /// also a member. `ctx` travels down the trie: `visit(ctx, element)` says whether
+    /// `element` is promoted and gives the context of the child node at `element`. This is the shape of Go's `EnsureNamedFieldsAreMembers`,
     /// whose context is the schema type at the node (the schema lives above this crate).
     ///
     /// ```
     /// use smd_fieldpath::{PathElement, Set};
     /// let mut set = Set::new();
     /// set.insert(&[PathElement::field("spec"), PathElement::field("replicas")]);
-    /// let all = set.promote_children(0, &|_, _| true, &|depth, _| depth + 1);
+    /// let all = set.promote_children(0, &|depth, _| (true, depth + 1));
     /// assert!(all.has(&[PathElement::field("spec")]));
     /// ```
     pub fn promote_children<C>(
         &self,
         ctx: C,
-        promote: &impl Fn(&C, &PathElement) -> bool,
-        descend: &impl Fn(&C, &PathElement) -> C,
+        visit: &impl Fn(&C, &PathElement) -> (bool, C),
     ) -> Set {
-        self.promoted(ctx, promote, descend)
-            .unwrap_or_else(|| self.clone())
+        self.promoted(ctx, visit).unwrap_or_else(|| self.clone())
     }
 
     /// [`Set::promote_children`], or `None` where nothing changes, so that unchanged subtrees
     /// are shared rather than copied.
-    fn promoted<C>(
-        &self,
-        ctx: C,
-        promote: &impl Fn(&C, &PathElement) -> bool,
-        descend: &impl Fn(&C, &PathElement) -> C,
-    ) -> Option<Set> {
+    fn promoted<C>(&self, ctx: C, visit: &impl Fn(&C, &PathElement) -> (bool, C)) -> Option<Set> {
         let mut children: Option<Vec<Child>> = None;
         let mut promoted = Vec::new();
         for (at, (element, child)) in self.children.iter().enumerate() {
-            if promote(&ctx, element) {
+            let (promote, below) = visit(&ctx, element);
+            if promote {
                 promoted.push(element.clone());
             }
-            match child.promoted(descend(&ctx, element), promote, descend) {
+            match child.promoted(below, visit) {
                 Some(below) => children
                     .get_or_insert_with(|| self.children[..at].to_vec())
                     .push((element.clone(), Arc::new(below))),
@@ -314,6 +308,18 @@ impl Set {
     /// assert!(set.has(&[PathElement::field("kind")]));
     /// ```
     pub fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
+        let children = children
+            .into_iter()
+            .map(|(e, s)| (e, Arc::new(s)))
+            .collect();
+        NodeBuilder::from_arrivals(members, children).finish(Repeat::Unite)
+    }
+
+    /// [`Set::from_parts`] with child nodes that are already shared.
+    pub fn from_shared_parts(
+        members: Vec<PathElement>,
+        children: Vec<(PathElement, Arc<Set>)>,
+    ) -> Set {
         NodeBuilder::from_arrivals(members, children).finish(Repeat::Unite)
     }
 }

@@ -30,7 +30,7 @@ pub(crate) enum Repeat {
 #[derive(Debug, Default)]
 pub(crate) struct NodeBuilder {
     members: Vec<PathElement>,
-    children: Vec<(PathElement, Set)>,
+    children: Vec<Child>,
     fragility: Fragility,
 }
 
@@ -40,11 +40,17 @@ impl NodeBuilder {
         self.members.is_empty() && self.children.is_empty()
     }
 
+    /// A builder with room for `members` members and `children` child nodes.
+    pub(crate) fn with_capacity(members: usize, children: usize) -> NodeBuilder {
+        NodeBuilder {
+            members: Vec::with_capacity(members),
+            children: Vec::with_capacity(children),
+            fragility: Fragility::default(),
+        }
+    }
+
     /// A node whose elements arrived as `members` and `children`, each in order.
-    pub(crate) fn from_arrivals(
-        members: Vec<PathElement>,
-        children: Vec<(PathElement, Set)>,
-    ) -> NodeBuilder {
+    pub(crate) fn from_arrivals(members: Vec<PathElement>, children: Vec<Child>) -> NodeBuilder {
         let mut fragility = Fragility::default();
         members.iter().for_each(|e| fragility.add(e));
         children.iter().for_each(|(e, _)| fragility.add(e));
@@ -64,7 +70,7 @@ impl NodeBuilder {
     /// `set` lies below `element`.
     pub(crate) fn child(&mut self, element: PathElement, set: Set) {
         self.fragility.add(&element);
-        self.children.push((element, set));
+        self.children.push((element, Arc::new(set)));
     }
 
     /// The node Go's insertions would leave.
@@ -79,30 +85,26 @@ impl NodeBuilder {
             members.dedup_by(|later, kept| later.compare(kept) == Ordering::Equal);
         }
         let mut children = self.children;
-        if !children.is_sorted_by(|a, b| a.0.compare(&b.0) != Ordering::Greater) {
+        if !children.is_sorted_by(|a, b| a.0.compare(&b.0) == Ordering::Less) {
+            // Stable too: equal elements meet their earlier arrivals in order.
             children.sort_by(|a, b| a.0.compare(&b.0));
-        }
-        let mut merged: Vec<Child> = Vec::with_capacity(children.len());
-        for (element, set) in children {
-            match merged.last_mut() {
-                Some((kept, existing)) if kept.compare(&element) == Ordering::Equal => {
-                    *existing = match repeat {
-                        Repeat::Replace => Arc::new(set),
-                        Repeat::Unite => Arc::new(existing.union(&set)),
-                    };
+            children.dedup_by(|later, kept| {
+                if later.0.compare(&kept.0) != Ordering::Equal {
+                    return false;
                 }
-                _ => merged.push((element, Arc::new(set))),
-            }
+                kept.1 = match repeat {
+                    Repeat::Replace => later.1.clone(),
+                    Repeat::Unite => Arc::new(kept.1.union(&later.1)),
+                };
+                true
+            });
         }
-        Set {
-            members,
-            children: merged,
-        }
+        Set { members, children }
     }
 }
 
 /// Go's insertions, one element at a time in arrival order, each placed by Go's probes.
-fn replay(members: Vec<PathElement>, children: Vec<(PathElement, Set)>, repeat: Repeat) -> Set {
+fn replay(members: Vec<PathElement>, children: Vec<Child>, repeat: Repeat) -> Set {
     let mut placed: Chunked<PathElement> = Chunked::new(members.len());
     for element in members {
         let at = match appended(repeat, placed.last(), &element) {
@@ -131,13 +133,13 @@ fn replay(members: Vec<PathElement>, children: Vec<(PathElement, Set)>, repeat: 
             Ok(at) => {
                 if let Some((_, existing)) = nodes.get_mut(at) {
                     *existing = match repeat {
-                        Repeat::Replace => Arc::new(set),
+                        Repeat::Replace => set,
                         // Go descends into the child it found and inserts there.
                         Repeat::Unite => Arc::new(existing.union(&set)),
                     };
                 }
             }
-            Err(at) => nodes.insert(at, (element, Arc::new(set))),
+            Err(at) => nodes.insert(at, (element, set)),
         }
     }
     Set {
@@ -442,7 +444,7 @@ mod tests {
             .collect();
         let set = Set::from_parts(members, children);
         crate::work::take();
-        let promoted = set.promote_children((), &|_, _| true, &|_, _| ());
+        let promoted = set.promote_children((), &|_, _| (true, ()));
         let work = crate::work::take();
         let bound = 16 * n as u64 * (n as f64).log2() as u64;
         assert!(

@@ -65,6 +65,8 @@ impl Walker<'_> {
             return;
         }
         let Value::List(items) = value else { return };
+        self.set
+            .reserve(items.len(), items.iter().filter(|i| has_content(i)).count());
         let mut elements = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             match atom::list_item_element(self.schema, list, item) {
@@ -102,6 +104,8 @@ impl Walker<'_> {
             return;
         }
         let Value::Map(entries) = value else { return };
+        let containers = entries.values().filter(|v| has_content(v)).count();
+        self.set.reserve(entries.len() - containers, containers);
         for (key, item) in entries.iter() {
             let field = map.find_field(key);
             let tr = match field {
@@ -121,5 +125,15 @@ impl Walker<'_> {
             }
             self.leave();
         }
+    }
+}
+
+/// Whether a value is a list or map with something in it: a child node of its parent's, where
+/// anything else is a member.
+fn has_content(value: &Value) -> bool {
+    match value {
+        Value::List(items) => !items.is_empty(),
+        Value::Map(entries) => !entries.is_empty(),
+        _ => false,
     }
 }

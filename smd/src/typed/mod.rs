@@ -46,7 +46,7 @@ mod validate;
 use std::sync::{Arc, OnceLock};
 
 use smd_fieldpath::{Set, Value};
-use smd_schema::{ResolvedAtom, Schema, TypeRef};
+use smd_schema::{Schema, TypeRef};
 
 pub use compare::Comparison;
 pub use error::{ValidationError, ValidationErrors};
@@ -312,32 +312,22 @@ pub fn deduced_schema() -> Arc<Schema> {
 /// removes or keeps must name a struct field itself, not only its contents.
 pub fn ensure_named_fields_are_members(set: &Set, tv: &TypedValue) -> Set {
     let schema: &Schema = &tv.schema;
-    fn resolve<'a>(schema: &'a Schema, tr: Option<&'a TypeRef>) -> Option<ResolvedAtom<'a>> {
-        tr.and_then(|tr| schema.resolve(tr))
-    }
-    set.promote_children(
-        Some(&tv.type_ref),
-        &|tr: &Option<&TypeRef>, pe| {
-            let (Some(atom), Some(name)) = (resolve(schema, *tr), pe.as_field()) else {
-                return false;
-            };
-            atom.map()
-                .zip(name.as_str())
-                .is_some_and(|(map, name)| map.find_field(name).is_some())
-        },
-        &|tr: &Option<&TypeRef>, pe| {
-            let atom = resolve(schema, *tr)?;
-            match pe {
-                smd_fieldpath::PathElement::Field(name) => {
-                    let map = atom.map()?;
-                    Some(match name.as_str().and_then(|n| map.find_field(n)) {
-                        Some(f) => f.type_ref(),
-                        None => map.definition().element_type_ref(),
-                    })
+    set.promote_children(Some(&tv.type_ref), &|tr: &Option<&TypeRef>, pe| {
+        let Some(atom) = tr.and_then(|tr| schema.resolve(tr)) else {
+            return (false, None);
+        };
+        match pe {
+            smd_fieldpath::PathElement::Field(name) => {
+                let Some(map) = atom.map() else {
+                    return (false, None);
+                };
+                match map.find_field_bytes(name.as_bytes()) {
+                    Some(field) => (true, Some(field.type_ref())),
+                    None => (false, Some(map.definition().element_type_ref())),
                 }
-                smd_fieldpath::PathElement::Key(_) => atom.list().map(|l| l.element_type()),
-                _ => None,
             }
-        },
-    )
+            smd_fieldpath::PathElement::Key(_) => (false, atom.list().map(|l| l.element_type())),
+            _ => (false, None),
+        }
+    })
 }

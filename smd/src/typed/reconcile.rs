@@ -95,8 +95,7 @@ impl Walker<'_> {
             self.entries(set, |pe| {
                 let field = pe
                     .as_field()
-                    .and_then(|name| name.as_str())
-                    .and_then(|n| map.find_field(n));
+                    .and_then(|name| map.find_field_bytes(name.as_bytes()));
                 let tr = match field {
                     Some(f) => f.type_ref(),
                     None => map.definition().element_type_ref(),

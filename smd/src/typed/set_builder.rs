@@ -3,12 +3,14 @@
 //! the walk leaves it. Inserting a path costs nothing more than pushing its last element,
 //! where inserting into a finished set would walk from the root each time.
 
+use std::sync::Arc;
+
 use smd_fieldpath::{PathElement, Set};
 
 #[derive(Default)]
 struct Level {
     members: Vec<PathElement>,
-    children: Vec<(PathElement, Set)>,
+    children: Vec<(PathElement, Arc<Set>)>,
 }
 
 /// A set under construction, one level per level of the walk.
@@ -39,8 +41,16 @@ impl SetBuilder {
         if let Some(parent) = self.levels.last_mut() {
             parent.children.push((
                 element.clone(),
-                Set::from_parts(level.members, level.children),
+                Arc::new(Set::from_shared_parts(level.members, level.children)),
             ));
+        }
+    }
+
+    /// The current node expects about `members` members and `children` child nodes.
+    pub(crate) fn reserve(&mut self, members: usize, children: usize) {
+        if let Some(level) = self.levels.last_mut() {
+            level.members.reserve(members);
+            level.children.reserve(children);
         }
     }
 
@@ -63,6 +73,6 @@ impl SetBuilder {
     /// The set, once the walk is back at the root.
     pub(crate) fn finish(mut self) -> Set {
         let root = self.levels.swap_remove(0);
-        Set::from_parts(root.members, root.children)
+        Set::from_shared_parts(root.members, root.children)
     }
 }
