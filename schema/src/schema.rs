@@ -43,6 +43,8 @@ pub struct Schema {
     types: Vec<TypeDef>,
     by_name: HashMap<String, TypeId>,
     identity: u64,
+    /// Per type: whether every value is valid as it (see [`Schema::accepts_anything`]).
+    accepts_anything: Vec<bool>,
 }
 
 impl PartialEq for Schema {
@@ -73,10 +75,12 @@ impl Schema {
         for t in &mut types {
             bind_atom(t.atom_mut(), &by_name, identity);
         }
+        let accepts_anything = accepting_types(&types, identity);
         Schema {
             types,
             by_name,
             identity,
+            accepts_anything,
         }
     }
 
@@ -181,6 +185,97 @@ impl Schema {
             relationship: tr.element_relationship(),
             overridden,
         })
+    }
+}
+
+impl Schema {
+    /// Whether every value is valid as `tr` (only references to this schema's own types are
+    /// known so): a type with an untyped scalar, a list that is not associative and a map
+    /// whose entries are typed, all of whose element and field types accept anything too.
+    /// Checking a value against such a type finds nothing, whatever the value; the deduced
+    /// type of `fieldsV1` is one, and every stored object carries a few of those.
+    pub fn accepts_anything(&self, tr: &TypeRef) -> bool {
+        if tr.element_relationship() == Some(&ElementRelationship::Associative) {
+            return false;
+        }
+        match tr.named_ref().map(|n| n.binding) {
+            Some(Binding::Bound {
+                schema,
+                target: Some(id),
+            }) if schema == self.identity => {
+                self.accepts_anything.get(id.index()).copied().unwrap_or(false)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// [`Schema::accepts_anything`] of every type: the types whose own atom qualifies, less every
+/// type that refers to one that does not (through a reverse index, so in linear time).
+fn accepting_types(types: &[TypeDef], identity: u64) -> Vec<bool> {
+    let mut accepts = vec![true; types.len()];
+    let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); types.len()];
+    let mut refused = Vec::new();
+    let mut targets = Vec::new();
+    for (i, t) in types.iter().enumerate() {
+        targets.clear();
+        if !atom_accepts(t.atom(), identity, &mut targets, 0) {
+            accepts[i] = false;
+            refused.push(i);
+        }
+        for &target in &targets {
+            if let Some(r) = referrers.get_mut(target) {
+                r.push(i);
+            }
+        }
+    }
+    while let Some(i) = refused.pop() {
+        for &referrer in referrers.get(i).map(Vec::as_slice).unwrap_or_default() {
+            if accepts[referrer] {
+                accepts[referrer] = false;
+                refused.push(referrer);
+            }
+        }
+    }
+    accepts
+}
+
+/// Whether `atom` accepts every value, given that the named types it refers to (added to
+/// `targets`) do.
+fn atom_accepts(atom: &Atom, identity: u64, targets: &mut Vec<usize>, depth: usize) -> bool {
+    // Inlined atoms nest as deep as the document did; past the readers' limit, say no.
+    if depth > smd_value::MAX_DEPTH {
+        return false;
+    }
+    let (Some(Scalar::Untyped), Some(list), Some(map)) =
+        (atom.as_scalar(), atom.as_list(), atom.as_map())
+    else {
+        return false;
+    };
+    *list.element_relationship() != ElementRelationship::Associative
+        && !map.element_type_ref().is_zero()
+        && ref_accepts(list.element_type(), identity, targets, depth)
+        && ref_accepts(map.element_type_ref(), identity, targets, depth)
+        && map
+            .fields()
+            .iter()
+            .all(|f| ref_accepts(f.type_ref(), identity, targets, depth))
+}
+
+fn ref_accepts(tr: &TypeRef, identity: u64, targets: &mut Vec<usize>, depth: usize) -> bool {
+    if tr.element_relationship() == Some(&ElementRelationship::Associative) {
+        return false;
+    }
+    match tr.named_ref().map(|n| n.binding) {
+        Some(Binding::Bound {
+            schema,
+            target: Some(id),
+        }) if schema == identity => {
+            targets.push(id.index());
+            true
+        }
+        Some(_) => false,
+        None => atom_accepts(tr.inlined_atom(), identity, targets, depth + 1),
     }
 }
 
@@ -329,5 +424,50 @@ impl<'a> ListView<'a> {
     /// The key field names.
     pub fn keys(&self) -> &'a [String] {
         self.list.keys()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An untyped scalar, a list of `item` and a map of `entry`: accepts anything if they do.
+    fn untyped(item: &str, entry: &str) -> Atom {
+        Atom::scalar(Scalar::Untyped)
+            .with_list(ListType::new(TypeRef::named(item)))
+            .with_map(MapType::new().with_element_type(TypeRef::named(entry)))
+    }
+
+    #[test]
+    fn accepts_anything_follows_every_reference() {
+        let schema = Schema::new(vec![
+            // Refers to itself only: accepts anything.
+            TypeDef::new("deduced", untyped("deduced", "deduced")),
+            // Its entries are strings.
+            TypeDef::new("strings", untyped("deduced", "string")),
+            TypeDef::new("string", Atom::scalar(Scalar::String)),
+            // Two steps away from `strings`, through a cycle.
+            TypeDef::new("a", untyped("b", "deduced")),
+            TypeDef::new("b", untyped("a", "strings")),
+            // No map part: a map value would not fit.
+            TypeDef::new(
+                "no-map",
+                Atom::scalar(Scalar::Untyped).with_list(ListType::new(TypeRef::named("deduced"))),
+            ),
+            // Names a type that does not exist.
+            TypeDef::new("dangling", untyped("deduced", "missing")),
+        ]);
+        let accepts = |name: &str| schema.accepts_anything(&schema.type_ref(name));
+        assert!(accepts("deduced"));
+        for refused in ["strings", "string", "a", "b", "no-map", "dangling"] {
+            assert!(!accepts(refused), "{refused}");
+        }
+        // An associative list has keys that can be missing or repeated.
+        let associative = schema
+            .type_ref("deduced")
+            .with_element_relationship(ElementRelationship::Associative);
+        assert!(!schema.accepts_anything(&associative));
+        // A reference built outside the schema is not known.
+        assert!(!schema.accepts_anything(&TypeRef::named("deduced")));
     }
 }

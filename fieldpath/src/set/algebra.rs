@@ -5,7 +5,7 @@
 //! drops everything below a member of the other set, and [`Set::intersection`] keeps only paths
 //! that are members of both (`{.a.b} ∩ {.a}` is empty).
 
-use super::build::insert_members;
+use super::build::with_members;
 use super::{Child, NodeBuilder, Repeat, Set};
 use crate::element::PathElement;
 use std::cmp::Ordering;
@@ -257,7 +257,7 @@ impl Set {
     /// are shared rather than copied.
     fn promoted<C>(&self, ctx: C, visit: &impl Fn(&C, &PathElement) -> (bool, C)) -> Option<Set> {
         let mut children: Option<Vec<Child>> = None;
-        let mut promoted = Vec::new();
+        let mut promoted = smallvec::SmallVec::new();
         for (at, (element, child)) in self.children.iter().enumerate() {
             let (promote, below) = visit(&ctx, element);
             if promote {
@@ -274,16 +274,11 @@ impl Set {
                 }
             }
         }
-        let mut members = None;
-        if !promoted.is_empty() {
-            let mut more = self.members.clone();
-            // At once: one by one, each would shift the members after it.
-            insert_members(&mut more, promoted);
-            // Inserting only adds: the same length is the same members.
-            if more.len() != self.members.len() {
-                members = Some(more);
-            }
-        }
+        // At once: one by one, each would shift the members after it.
+        let members = match promoted.is_empty() {
+            true => None,
+            false => with_members(&self.members, promoted),
+        };
         if children.is_none() && members.is_none() {
             return None;
         }

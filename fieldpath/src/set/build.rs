@@ -150,6 +150,60 @@ fn replay(members: Vec<PathElement>, children: Vec<Child>, repeat: Repeat) -> Se
 
 /// Inserts `arrivals`, in order, into the sorted `members` of a node, as Go's `Insert` one by one
 /// would: at once by a merge when the order is total, replayed otherwise.
+/// The members `existing` with `arrivals` inserted as [`insert_members`] inserts them, or
+/// `None` when every arrival is a member already; made in one allocation when the order is
+/// total.
+pub(crate) fn with_members(
+    existing: &[PathElement],
+    mut arrivals: smallvec::SmallVec<[PathElement; 8]>,
+) -> Option<Vec<PathElement>> {
+    let mut fragility = Fragility::default();
+    existing
+        .iter()
+        .chain(&arrivals)
+        .for_each(|e| fragility.add(e));
+    if fragility.is_fragile() {
+        let mut members = existing.to_vec();
+        insert_members(&mut members, arrivals.into_vec());
+        return (members.len() != existing.len()).then_some(members);
+    }
+    arrivals.sort_by(|a, b| a.compare(b));
+    arrivals.dedup_by(|later, kept| later.compare(kept) == Ordering::Equal);
+    // Which arrivals are new: both sorted, one merge walk.
+    let mut new = 0;
+    let mut members = existing.iter().peekable();
+    for arrival in &arrivals {
+        while members
+            .next_if(|m| m.compare(arrival) == Ordering::Less)
+            .is_some()
+        {}
+        if members
+            .peek()
+            .is_none_or(|m| m.compare(arrival) != Ordering::Equal)
+        {
+            new += 1;
+        }
+    }
+    if new == 0 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(existing.len() + new);
+    let mut arrivals = arrivals.into_iter().peekable();
+    for member in existing {
+        while let Some(arrival) = arrivals.next_if(|a| a.compare(member) == Ordering::Less) {
+            out.push(arrival);
+        }
+        // An arrival equal to a member is dropped: the member was there first.
+        while arrivals
+            .next_if(|a| a.compare(member) == Ordering::Equal)
+            .is_some()
+        {}
+        out.push(member.clone());
+    }
+    out.extend(arrivals);
+    Some(out)
+}
+
 pub(crate) fn insert_members(members: &mut Vec<PathElement>, mut arrivals: Vec<PathElement>) {
     let mut fragility = Fragility::default();
     members

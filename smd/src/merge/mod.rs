@@ -432,8 +432,17 @@ impl<C: Converter> Updater<C> {
             let ensure = |s: &Set| ensure_named_fields_are_members(s, &merged_at);
             let keep = ensure(&pruned_set).union(&ensure(&set));
             let merged_named = ensure(&merged_set);
-            pruned = merged_at.remove_items(&merged_named.difference(&keep));
+            let unowned = merged_named.difference(&keep);
+            pruned = merged_at.remove_items(&unowned);
+            memo.pruned_set = None;
             if is_merged {
+                // Usually only leaves of maps go (the live object's managedFields): then the
+                // pruned object's set is the merged one's without them, not read again.
+                if removes_only_leaves(&merged_set, &unowned, merged.value()) {
+                    let pruned_set = merged_set.difference(&unowned);
+                    debug_assert_eq!(Some(&pruned_set), pruned.to_field_set().ok().as_ref());
+                    memo.pruned_set = Some(pruned_set);
+                }
                 memo.merged_named = Some(merged_named);
                 current = Cow::Borrowed(merged);
             } else {
@@ -482,7 +491,10 @@ impl<C: Converter> Updater<C> {
             return Ok(merged.remove_items(&Set::new()));
         }
         // Go reads the pruned object's set first, whose error then wins.
-        let pruned_set = pruned_at.to_field_set().map_err(pruned_failed)?;
+        let pruned_set = match (memo.pruned_set, &pruned_at) {
+            (Some(known), Cow::Borrowed(_)) => known,
+            _ => pruned_at.to_field_set().map_err(pruned_failed)?,
+        };
         let merged_named = match memo.merged_named {
             Some(named) => named,
             None => ensure(&merged.to_field_set().map_err(merged_failed)?),
@@ -525,6 +537,38 @@ impl<C: Converter> Updater<C> {
 struct MergedFields {
     /// Its field set (read without error) with its named fields made members.
     merged_named: Option<Set>,
+    /// The field set of the pruned object add_back_owned returned, when known without
+    /// reading it.
+    pruned_set: Option<Set>,
+}
+
+/// Whether removing `gone` from `value` (whose field set is `fields`) only deletes entries of
+/// maps that keep at least one other entry, each a leaf of `fields` (a member with nothing
+/// below it). The value's set then loses exactly `gone`: nothing else changes shape (no map
+/// becomes null, no list item loses a key).
+fn removes_only_leaves(fields: &Set, gone: &Set, value: &smd_fieldpath::Value) -> bool {
+    let smd_fieldpath::Value::Map(map) = value else {
+        return false;
+    };
+    let members = gone.members();
+    if !members.is_empty() {
+        if map.len() <= members.len() {
+            return false;
+        }
+        let leaf = |m: &smd_fieldpath::PathElement| {
+            m.as_field().is_some() && fields.has_member(m) && fields.child(m).is_none()
+        };
+        if !members.iter().all(leaf) {
+            return false;
+        }
+    }
+    gone.children().all(|(element, below)| {
+        let key = element.as_field().and_then(|name| name.as_str());
+        match (key.and_then(|k| map.get(k)), fields.child(element)) {
+            (Some(v), Some(fields)) => removes_only_leaves(fields, below, v),
+            _ => false,
+        }
+    })
 }
 
 /// `name` loses `gone` (keeping its version and applied flag).

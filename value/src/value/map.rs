@@ -8,14 +8,11 @@
 //! come from manifests, so an attacker must not be able to choose colliding ones).
 
 use compact_str::CompactString;
-use indexmap::IndexMap;
-use indexmap::map::Slice;
 use std::fmt;
 use std::sync::Arc;
 
 use super::Value;
-
-type Entries = IndexMap<CompactString, Value, foldhash::fast::RandomState>;
+use super::entries::Entries;
 
 /// A map of a [`Value`]: string keys in insertion order.
 ///
@@ -76,10 +73,7 @@ impl Map {
             return Map::new();
         }
         Map {
-            entries: Some(Arc::new(IndexMap::with_capacity_and_hasher(
-                n,
-                foldhash::fast::RandomState::default(),
-            ))),
+            entries: Some(Arc::new(Entries::with_capacity(n))),
         }
     }
 
@@ -92,10 +86,8 @@ impl Map {
         }
     }
 
-    fn slice(&self) -> &Slice<CompactString, Value> {
-        self.entries
-            .as_deref()
-            .map_or(Slice::new(), IndexMap::as_slice)
+    fn items(&self) -> &[(CompactString, Value)] {
+        self.entries.as_deref().map_or(&[], Entries::items)
     }
 
     /// The entries to write into, copied first if shared.
@@ -121,15 +113,13 @@ impl Map {
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         let entries = self.entries.as_mut()?;
-        if !entries.contains_key(key) {
-            return None;
-        }
+        entries.position(key)?;
         Arc::make_mut(entries).get_mut(key)
     }
 
     /// Whether `key` has a value.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.entries.as_ref().is_some_and(|e| e.contains_key(key))
+        self.entries.as_ref().is_some_and(|e| e.position(key).is_some())
     }
 
     /// Sets `key` to `value`, returning the old value. A new key goes last; an existing key keeps
@@ -148,10 +138,7 @@ impl Map {
     /// assert_eq!(m.get("spec").and_then(|s| s.as_map()).map(Map::len), Some(1));
     /// ```
     pub fn map_entry(&mut self, key: &str) -> &mut Map {
-        let slot = self
-            .entries_mut()
-            .entry(CompactString::from(key))
-            .or_insert(Value::Null);
+        let slot = self.entries_mut().slot(key);
         if !matches!(slot, Value::Map(_)) {
             *slot = Value::Map(Map::new());
         }
@@ -165,34 +152,32 @@ impl Map {
     /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let entries = self.entries.as_mut()?;
-        if !entries.contains_key(key) {
-            return None;
-        }
+        entries.position(key)?;
         Arc::make_mut(entries).shift_remove(key)
     }
 
     /// The entries in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Value)> + DoubleEndedIterator {
-        self.slice().iter().map(|(k, v)| (k.as_str(), v))
+        self.items().iter().map(|(k, v)| (k.as_str(), v))
     }
 
     /// The entries in order, values mutably.
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (&str, &mut Value)> {
-        let slice = match self.entries.as_mut() {
-            Some(entries) => Arc::make_mut(entries).as_mut_slice(),
-            None => Slice::new_mut(),
+        let items = match self.entries.as_mut() {
+            Some(entries) => Arc::make_mut(entries).items_mut(),
+            None => &mut [],
         };
-        slice.iter_mut().map(|(k, v)| (k.as_str(), v))
+        items.iter_mut().map(|(k, v)| (k.as_str(), &mut *v))
     }
 
     /// The keys in order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.slice().keys().map(CompactString::as_str)
+        self.items().iter().map(|(k, _)| k.as_str())
     }
 
     /// The values in order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
-        self.slice().values()
+        self.items().iter().map(|(_, v)| v)
     }
 
     /// Sorts the entries by key, byte-wise.
@@ -231,7 +216,7 @@ impl<K: Into<MapKey>> FromIterator<(K, Value)> for Map {
 
 /// The entries of a [`Map`], taken out in order.
 #[derive(Debug)]
-pub struct MapIntoIter(Option<indexmap::map::IntoIter<CompactString, Value>>);
+pub struct MapIntoIter(Option<std::vec::IntoIter<(CompactString, Value)>>);
 
 impl Iterator for MapIntoIter {
     type Item = (String, Value);
@@ -250,6 +235,9 @@ impl IntoIterator for Map {
     type Item = (String, Value);
     type IntoIter = MapIntoIter;
     fn into_iter(self) -> MapIntoIter {
-        MapIntoIter(self.entries.map(|e| Arc::unwrap_or_clone(e).into_iter()))
+        MapIntoIter(
+            self.entries
+                .map(|e| Arc::unwrap_or_clone(e).into_items().into_iter()),
+        )
     }
 }

@@ -12,6 +12,7 @@
 //! assert_eq!(a.compare(&b), std::cmp::Ordering::Equal);
 //! ```
 
+mod entries;
 pub(crate) mod float;
 pub mod gofmt;
 pub mod gojson;
