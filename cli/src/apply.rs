@@ -142,7 +142,7 @@ fn render(answer: Answer, format: ObjectFormat) -> Rendered {
         // A YAML document says in a comment which fields the server would fill with values
         // of its own choosing (left out); JSON has no comments (docs/cli.md).
         ObjectFormat::Yaml => {
-            let text = smd::fieldpath::yaml::to_string(&render::sorted(object));
+            let text = render::yaml(object);
             if outcome.server_set.is_empty() {
                 return text;
             }
@@ -157,8 +157,8 @@ fn render(answer: Answer, format: ObjectFormat) -> Rendered {
             )
         }
         ObjectFormat::Json => {
-            serde_json::to_string_pretty(&render::to_json(&render::sorted(object)))
-                .unwrap_or_default()
+            // `to_json` sorts every map's keys itself (by bytes, as Go's encoding/json).
+            serde_json::to_string_pretty(&render::to_json(object)).unwrap_or_default()
         }
     });
     Rendered {

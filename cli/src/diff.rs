@@ -750,9 +750,7 @@ fn report_item(item: &Item<'_>, outcome: Outcome, request: &Request<'_>) -> smd:
         diff: item
             .texts(false)
             .map(|(old, new)| textdiff::unified("live", &old, "merged", &new, 3)),
-        result: item
-            .shown_after()
-            .map(|a| render::to_json(&render::sorted(a))),
+        result: item.shown_after().map(render::to_json),
         set_by_server: item.outcome.server_set.clone(),
         managers: item
             .owners

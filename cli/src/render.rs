@@ -86,7 +86,7 @@ pub(crate) fn without_managed_fields(object: &Value) -> Value {
 
 /// The YAML of an object, keys sorted.
 pub(crate) fn yaml(object: &Value) -> String {
-    smd::fieldpath::yaml::to_string(&sorted(object))
+    smd::fieldpath::yaml::to_string_sorted(object)
 }
 
 /// A value on one line, as JSON (for values in reports: `5`, `"nginx:1.27"`, `{"a":1}`).

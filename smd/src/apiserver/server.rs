@@ -343,13 +343,23 @@ impl ApiServer {
             }
             return;
         }
-        let read =
-            crate::builtin::decode(&kind, &object).map_or_else(|_| object.clone(), |d| d.object);
-        let written = crate::builtin::round_trip(&kind, &object).map_or(object, |mut d| {
-            // The conversion's refusal was decode's too: then `read` is the object as given.
-            let _ = crate::builtin::round_trip_internal(&kind, &mut d.object);
-            d.object
-        });
+        // What a read gives is what decoding gives (`builtin::decode`: the round trip, the
+        // defaults, the internal version's round trip); what the storage wrote is the round
+        // trip and the internal version's alone. The round trip is made once for both.
+        let (read, written) = match crate::builtin::round_trip(&kind, &object) {
+            Err(_) => (object.clone(), object),
+            Ok(d) => {
+                let mut written = d.object.clone();
+                // The conversion's refusal is decode's too: then `read` is the object as given.
+                let _ = crate::builtin::round_trip_internal(&kind, &mut written);
+                let mut read = d.object;
+                crate::builtin::default(&kind, &mut read);
+                match crate::builtin::round_trip_internal(&kind, &mut read) {
+                    Ok(()) => (read, written),
+                    Err(_) => (object, written),
+                }
+            }
+        };
         self.store.insert_written(key, read, written);
     }
 

@@ -45,7 +45,31 @@ pub struct GoType {
     /// For a struct: its fields as `encoding/json` sees them, embedded structs' fields
     /// promoted, in marshalling order. Empty for a custom type.
     pub(crate) flat: Vec<FlatField>,
-    pub(crate) flat_by_json: HashMap<String, usize>,
+    pub(crate) flat_by_json: FieldIndex,
+}
+
+/// The slot of each JSON name in a struct's flattened fields, sorted by name: looked up for
+/// every key of every object decoded, by binary search (no hashing of the key).
+#[derive(Debug, Default)]
+pub(crate) struct FieldIndex(Vec<(String, usize)>);
+
+impl FieldIndex {
+    /// The slot of the field named `json`.
+    pub(crate) fn get(&self, json: &str) -> Option<usize> {
+        self.0
+            .binary_search_by(|(name, _)| name.as_str().cmp(json))
+            .ok()
+            .and_then(|at| self.0.get(at))
+            .map(|(_, slot)| *slot)
+    }
+}
+
+impl From<HashMap<String, usize>> for FieldIndex {
+    fn from(map: HashMap<String, usize>) -> FieldIndex {
+        let mut entries: Vec<(String, usize)> = map.into_iter().collect();
+        entries.sort_unstable();
+        FieldIndex(entries)
+    }
 }
 
 /// A struct's fields, or a custom encoding.
@@ -244,7 +268,7 @@ impl GoTypes {
                 name: name.clone(),
                 def,
                 flat: Vec::new(),
-                flat_by_json: HashMap::new(),
+                flat_by_json: FieldIndex::default(),
             });
         }
         for i in 0..types.len() {
@@ -272,7 +296,7 @@ impl GoTypes {
             }
             if let Some(t) = types.get_mut(i) {
                 t.flat = keep.into_iter().map(|(f, _)| f).collect();
-                t.flat_by_json = flat_by_json;
+                t.flat_by_json = FieldIndex::from(flat_by_json);
             }
         }
         let mut kinds = Vec::new();

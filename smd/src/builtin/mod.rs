@@ -112,7 +112,7 @@ fn round_trip_named(
         });
     }
     Ok(Decoded {
-        object: walk.encode(&decoded),
+        object: walk.encode(decoded),
         unknown_fields: walk.strict,
     })
 }

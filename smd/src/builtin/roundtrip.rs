@@ -27,7 +27,7 @@ pub(crate) struct Walk<'a> {
     path: String,
     /// `encoding/json`'s error context: the struct being decoded and the field names.
     context_struct: Option<&'a str>,
-    context_fields: Vec<String>,
+    context_fields: Vec<&'a str>,
 }
 
 /// The decoder's error, kept in parts until the end: a type error met inside a custom type's
@@ -167,13 +167,14 @@ impl<'a> Walk<'a> {
             } if has_context => {
                 let mut fields = self.context_fields.clone();
                 if !field.is_empty() {
-                    fields.push(field);
+                    fields.push(&field);
                 }
+                let field = fields.join(".");
                 Failure::Type {
                     what,
                     go_type,
                     struct_name: self.context_struct.map(str::to_owned),
-                    field: fields.join("."),
+                    field,
                 }
             }
             other => other,
@@ -348,7 +349,7 @@ impl<'a> Walk<'a> {
         let saved_fields = self.context_fields.len();
         let base = self.path.len();
         for (key, item) in m.iter() {
-            let Some(slot) = t.flat_by_json.get(key).copied() else {
+            let Some(slot) = t.flat_by_json.get(key) else {
                 self.unknown_field(key);
                 continue;
             };
@@ -371,8 +372,8 @@ impl<'a> Walk<'a> {
     /// The decoder's context and the strict path for a field of `t`.
     #[inline(never)]
     fn enter_field(&mut self, t: &'a GoType, f: &'a super::gotypes::FlatField) {
-        self.context_fields.extend(f.via.iter().cloned());
-        self.context_fields.push(f.field.json.clone());
+        self.context_fields.extend(f.via.iter().map(String::as_str));
+        self.context_fields.push(&f.field.json);
         self.context_struct = Some(go_struct_name(&t.name));
         self.push_key(&f.field.json);
     }
@@ -565,13 +566,14 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// `encoding/json`'s `Marshal` of a decoded value (small frames, as in `decode`).
-    pub(crate) fn encode(&self, g: &GoVal) -> Value {
+    /// `encoding/json`'s `Marshal` of a decoded value (small frames, as in `decode`), taking
+    /// it apart: its strings and keys move into the written value.
+    pub(crate) fn encode(&self, g: GoVal) -> Value {
         match g {
-            GoVal::Slice(items) => Value::List(items.iter().map(|i| self.encode(i)).collect()),
+            GoVal::Slice(items) => Value::List(items.into_iter().map(|i| self.encode(i)).collect()),
             GoVal::Map(entries) => self.encode_map(entries),
-            GoVal::Struct(i, slots) => self.encode_struct(*i, slots),
-            GoVal::Ptr(inner) => self.encode(inner),
+            GoVal::Struct(i, slots) => self.encode_struct(i, slots),
+            GoVal::Ptr(inner) => self.encode(*inner),
             GoVal::Custom(CustomVal::SchemaOr(s)) => self.encode_schema_or(s),
             other => encode_leaf(other),
         }
@@ -579,44 +581,46 @@ impl<'a> Walk<'a> {
 
     /// The `MarshalJSON`s of apiextensions' `JSONSchemaPropsOr*`.
     #[inline(never)]
-    fn encode_schema_or(&self, s: &SchemaOr) -> Value {
+    fn encode_schema_or(&self, s: SchemaOr) -> Value {
         let array = s
             .array
-            .as_deref()
-            .filter(|a| matches!(a, GoVal::Slice(items) if !items.is_empty()));
+            .filter(|a| matches!(a.as_ref(), GoVal::Slice(items) if !items.is_empty()));
         match s.kind {
-            Some(Custom::SchemaOrBool) => match &s.schema {
-                Some(schema) => self.encode(schema),
+            Some(Custom::SchemaOrBool) => match s.schema {
+                Some(schema) => self.encode(*schema),
                 None => Value::Bool(s.allows),
             },
-            _ => match (array, &s.schema) {
-                (Some(a), _) => self.encode(a),
-                (None, Some(schema)) => self.encode(schema),
+            _ => match (array, s.schema) {
+                (Some(a), _) => self.encode(*a),
+                (None, Some(schema)) => self.encode(*schema),
                 (None, None) => Value::Null,
             },
         }
     }
 
-    fn encode_map(&self, entries: &[(String, GoVal)]) -> Value {
-        let mut sorted: Vec<&(String, GoVal)> = entries.iter().collect();
-        sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let mut m = Map::with_capacity(sorted.len());
-        for (k, v) in sorted {
-            m.insert(k.clone(), self.encode(v));
+    fn encode_map(&self, mut entries: Vec<(String, GoVal)>) -> Value {
+        entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut m = Map::with_capacity(entries.len());
+        for (k, v) in entries {
+            let v = self.encode(v);
+            m.insert(k, v);
         }
         Value::Map(m)
     }
 
-    fn encode_struct(&self, i: usize, slots: &[Option<GoVal>]) -> Value {
-        let mut m = Map::new();
+    fn encode_struct(&self, i: usize, slots: Vec<Option<GoVal>>) -> Value {
         let Some(t) = self.types.get(i) else {
-            return Value::Map(m);
+            return Value::Map(Map::new());
         };
+        let mut m = Map::with_capacity(slots.iter().filter(|s| s.is_some()).count());
         for (f, slot) in t.flat.iter().zip(slots) {
             let field = &f.field;
             let written = match slot {
                 Some(v) => self.encode_field(field, v),
-                None => self.encode_field(field, &zero_value(self.types, &field.shape)),
+                // A field left out is Go's zero value, which `omitzero` always omits and
+                // `omitempty` omits unless it is a struct or a custom type's.
+                None if zero_omitted(self.types, field) => None,
+                None => self.encode_field(field, zero_value(self.types, &field.shape)),
             };
             if let Some(v) = written {
                 m.insert(field.json.clone(), v);
@@ -625,12 +629,23 @@ impl<'a> Walk<'a> {
         Value::Map(m)
     }
 
-    fn encode_field(&self, field: &super::gotypes::Field, v: &GoVal) -> Option<Value> {
-        if field.omitempty && is_empty(v) || field.omitzero && is_zero(v) {
+    fn encode_field(&self, field: &super::gotypes::Field, v: GoVal) -> Option<Value> {
+        if field.omitempty && is_empty(&v) || field.omitzero && is_zero(&v) {
             return None;
         }
         Some(self.encode(v))
     }
+}
+
+/// Whether `field`, holding Go's zero value, is left out of the JSON: what
+/// `Walk::encode_field` decides of [`zero_value`], without making it.
+fn zero_omitted(types: &GoTypes, field: &super::gotypes::Field) -> bool {
+    field.omitzero
+        || field.omitempty
+            && match &field.shape {
+                Shape::Named(i) => types.get(*i).is_none(),
+                _ => true,
+            }
 }
 
 /// `value` read into the struct `index` of `types` and written back as `json.Marshal` writes
@@ -641,23 +656,23 @@ pub(crate) fn marshal_struct(types: &GoTypes, index: usize, value: &Value) -> Va
     let mut walk = Walk::new(types);
     walk.strict_enabled = false;
     let go = walk.decode(value, &Shape::Named(index), "", 0);
-    walk.encode(&go)
+    walk.encode(go)
 }
 
 /// A value with no Go value inside.
 #[inline(never)]
-fn encode_leaf(g: &GoVal) -> Value {
+fn encode_leaf(g: GoVal) -> Value {
     match g {
-        GoVal::Bool(b) => Value::Bool(*b),
-        GoVal::Int(i) => Value::Int(*i),
-        GoVal::Uint(u) => i64::try_from(*u).map_or(Value::Float(*u as f64), Value::Int),
-        GoVal::Float(f) => reread_float(*f),
-        GoVal::Str(s) => Value::String(s.clone()),
-        GoVal::Bytes(b) => Value::String(base64_encode(b)),
-        GoVal::Any(v) => normalize_any(v),
+        GoVal::Bool(b) => Value::Bool(b),
+        GoVal::Int(i) => Value::Int(i),
+        GoVal::Uint(u) => i64::try_from(u).map_or(Value::Float(u as f64), Value::Int),
+        GoVal::Float(f) => reread_float(f),
+        GoVal::Str(s) => Value::String(s),
+        GoVal::Bytes(b) => Value::String(base64_encode(&b)),
+        GoVal::Any(v) => normalize_any(&v),
         GoVal::Custom(c) => match c {
-            CustomVal::Quantity(q) => Value::String(q.clone().unwrap_or_else(|| "0".to_owned())),
-            CustomVal::IntOrString(v) => v.clone(),
+            CustomVal::Quantity(q) => Value::String(q.unwrap_or_else(|| "0".to_owned())),
+            CustomVal::IntOrString(v) => v,
             CustomVal::Time(t) => t.map_or(Value::Null, |t| Value::String(t.to_string())),
             CustomVal::MicroTime(t) => t.map_or(Value::Null, |(t, micros)| {
                 let s = t.to_string();

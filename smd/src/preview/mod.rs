@@ -164,9 +164,12 @@ pub fn answer_at(
     applied: &Value,
     request: &Request<'_>,
 ) -> Answer {
+    // The live object is put in once: the forced apply (a dry run too) is sent to another
+    // copy of the same server (copies share their values), not to a server holding it anew.
+    let held = Held::new(server, resource, live, applied);
     let mut server_set = Vec::new();
     let mut apply = |force: bool| {
-        send(server.clone(), resource, live, applied, request, force).map(|(mut object, chosen)| {
+        send(&held, resource, applied, request, force).map(|(mut object, chosen)| {
             let removed = strip_server_chosen(&mut object, &chosen);
             if server_set.is_empty() {
                 server_set = removed;
@@ -190,33 +193,50 @@ fn kind_of(object: &Value) -> GroupVersionKind {
     GroupVersionKind::from_api_version(object.str_at(&["apiVersion"]), object.str_at(&["kind"]))
 }
 
-/// The apply (PATCH, `application/apply-patch+yaml`) to a server holding `live`: the object
+/// A server holding the live object an apply goes to, and where it holds it.
+struct Held {
+    server: ApiServer,
+    key: ObjectKey,
+}
+
+impl Held {
+    fn new(
+        mut server: ApiServer,
+        resource: &Resource,
+        live: Option<&Value>,
+        applied: &Value,
+    ) -> Held {
+        let named = live.unwrap_or(applied);
+        let name = named.str_at(&["metadata", "name"]);
+        let namespace = match (
+            resource.namespaced,
+            named.str_at(&["metadata", "namespace"]),
+        ) {
+            (false, _) => "",
+            (true, "") => "default",
+            (true, ns) => ns,
+        };
+        let key = ObjectKey::new(&resource.group, &resource.plural, namespace, name);
+        if let Some(live) = live {
+            server.put_object(key.clone(), live.clone());
+        }
+        Held { server, key }
+    }
+}
+
+/// The apply (PATCH, `application/apply-patch+yaml`) to a copy of `held`'s server: the object
 /// it would store, and the values the server made up for it. A dry run (as `kubectl diff`
 /// sends it), except through the scale subresource, whose answer is a Scale: that one is
 /// stored and read back.
 fn send(
-    mut server: ApiServer,
+    held: &Held,
     resource: &Resource,
-    live: Option<&Value>,
     applied: &Value,
     request: &Request<'_>,
     force: bool,
 ) -> Result<(Value, Vec<ServerChoice>), Refusal> {
-    let named = live.unwrap_or(applied);
-    let name = named.str_at(&["metadata", "name"]);
-    let namespace = match (
-        resource.namespaced,
-        named.str_at(&["metadata", "namespace"]),
-    ) {
-        (false, _) => "",
-        (true, "") => "default",
-        (true, ns) => ns,
-    };
-    let key = ObjectKey::new(&resource.group, &resource.plural, namespace, name);
-    if let Some(live) = live {
-        server.put_object(key.clone(), live.clone());
-    }
-    let mut path = ApiServer::object_path(resource, namespace, name);
+    let mut server = held.server.clone();
+    let mut path = ApiServer::object_path(resource, &held.key.namespace, &held.key.name);
     if !request.subresource.is_empty() {
         path.push('/');
         path.push_str(request.subresource);
@@ -243,7 +263,7 @@ fn send(
         Ok((exchange.response.body, chosen))
     } else {
         server
-            .object(&key)
+            .object(&held.key)
             .cloned()
             .map(|object| (object, chosen))
             .ok_or_else(|| Refusal::Status(exchange.response))

@@ -110,8 +110,10 @@ enum Content {
 enum Key {
     /// The next node is a key.
     Expected,
-    /// The next node is the value of this key (its text, and yaml.v2's `%#v` of the key).
-    Is(String, String),
+    /// The next node is the value of this key: its text, and yaml.v2's `%#v` of the key when
+    /// the key is not a string (a string key's is written from its text, and only when a
+    /// duplicate needs it).
+    Is(String, Option<String>),
     /// The next node is the value of a `<<` key.
     Merge,
 }
@@ -319,8 +321,11 @@ impl Builder<'_> {
             Content::Map { map, key } => match std::mem::replace(key, Key::Expected) {
                 Key::Expected => {
                     // yaml.v2's strict decoding names the key as `%#v` prints the Go value.
-                    let mut shown = String::new();
-                    gofmt::write_go_syntax(&mut shown, &node.value, gofmt::MapKeys::Interface);
+                    let shown = (!matches!(node.value, Value::String(_))).then(|| {
+                        let mut shown = String::new();
+                        gofmt::write_go_syntax(&mut shown, &node.value, gofmt::MapKeys::Interface);
+                        shown
+                    });
                     match resolve::key_text(node.value) {
                         Ok(text) => *key = Key::Is(text, shown),
                         Err(why) => {
@@ -337,9 +342,15 @@ impl Builder<'_> {
                     // Go map entry again: the last value wins); strict decoding refuses it,
                     // naming the line of the value.
                     if map.contains_key(&k) {
+                        let key = shown.unwrap_or_else(|| {
+                            let mut shown = String::new();
+                            let key = Value::String(k.clone());
+                            gofmt::write_go_syntax(&mut shown, &key, gofmt::MapKeys::Interface);
+                            shown
+                        });
                         self.duplicates.push(Duplicate {
                             line: node.start.line(),
-                            key: shown,
+                            key,
                         });
                     }
                     map.insert(k, node.value);

@@ -134,6 +134,16 @@ pub(super) fn check_tab_before(text: &str, span: &Span) -> Result<()> {
         return Ok(());
     };
     let before = text.get(..offset).unwrap_or_default();
+    // Only a tab among the blanks right before the node can be refused: without one, the
+    // line need not be looked at (this runs for every node of every document).
+    let tab_before = before
+        .bytes()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .any(|b| b == b'\t');
+    if !tab_before {
+        return Ok(());
+    }
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
     let content = line.trim_end_matches([' ', '\t']);
     let blanks = &line[content.len()..];

@@ -26,10 +26,29 @@ use crate::is_terminal_control;
 /// # Ok::<(), smd_value::Error>(())
 /// ```
 pub fn to_string(value: &Value) -> String {
+    write_document(value, false)
+}
+
+/// The YAML text of `value` with the keys of every map in the order `kubectl get -o yaml`
+/// writes them: what [`to_string`] writes of [`sorted`](super::sorted)`(value)`, without
+/// making that sorted copy.
+///
+/// ```
+/// use smd_value::yaml;
+/// let value = yaml::from_str("{b: {d: 1, c: 2}, a10: 3, a9: 4}")?;
+/// assert_eq!(yaml::to_string_sorted(&value), yaml::to_string(&yaml::sorted(&value)));
+/// assert_eq!(yaml::to_string_sorted(&value), "a9: 4\na10: 3\nb:\n  c: 2\n  d: 1\n");
+/// # Ok::<(), smd_value::Error>(())
+/// ```
+pub fn to_string_sorted(value: &Value) -> String {
+    write_document(value, true)
+}
+
+fn write_document(value: &Value, sort: bool) -> String {
     let mut out = String::new();
     match value {
-        Value::Map(m) if !m.is_empty() => write_map(&mut out, value, 0),
-        Value::List(l) if !l.is_empty() => write_list(&mut out, value, 0),
+        Value::Map(m) if !m.is_empty() => write_map(&mut out, value, 0, sort),
+        Value::List(l) if !l.is_empty() => write_list(&mut out, value, 0, sort),
         scalar => {
             // yaml.v2 indents a root scalar's continuation lines by two.
             write_inline(&mut out, scalar, 2);
@@ -45,9 +64,22 @@ fn indent(out: &mut String, n: usize) {
 
 /// A map's entries, each starting at column `at` (the first on the current line when the caller
 /// has already indented it).
-fn write_map(out: &mut String, value: &Value, at: usize) {
+fn write_map(out: &mut String, value: &Value, at: usize, sort: bool) {
     let Value::Map(map) = value else { return };
-    for (i, (key, v)) in map.iter().enumerate() {
+    if sort {
+        write_entries(out, super::order::sorted_entries(map), at, sort);
+    } else {
+        write_entries(out, map.iter(), at, sort);
+    }
+}
+
+fn write_entries<'a>(
+    out: &mut String,
+    entries: impl IntoIterator<Item = (&'a str, &'a Value)>,
+    at: usize,
+    sort: bool,
+) {
+    for (i, (key, v)) in entries.into_iter().enumerate() {
         if i > 0 {
             indent(out, at);
         }
@@ -64,26 +96,26 @@ fn write_map(out: &mut String, value: &Value, at: usize) {
             if matches!(v, Value::List(l) if !l.is_empty()) {
                 out.push('\n');
                 indent(out, at + 2);
-                write_list(out, v, at + 2);
+                write_list(out, v, at + 2, sort);
                 continue;
             }
         }
-        write_after_key(out, v, at);
+        write_after_key(out, v, at, sort);
     }
 }
 
 /// The value of a map entry whose key is written at column `at`.
-fn write_after_key(out: &mut String, v: &Value, at: usize) {
+fn write_after_key(out: &mut String, v: &Value, at: usize, sort: bool) {
     match v {
         Value::Map(m) if !m.is_empty() => {
             out.push('\n');
             indent(out, at + 2);
-            write_map(out, v, at + 2);
+            write_map(out, v, at + 2, sort);
         }
         Value::List(l) if !l.is_empty() => {
             out.push('\n');
             indent(out, at);
-            write_list(out, v, at);
+            write_list(out, v, at, sort);
         }
         scalar => {
             out.push(' ');
@@ -94,7 +126,7 @@ fn write_after_key(out: &mut String, v: &Value, at: usize) {
 }
 
 /// A list's items, each `- ` at column `at`.
-fn write_list(out: &mut String, value: &Value, at: usize) {
+fn write_list(out: &mut String, value: &Value, at: usize, sort: bool) {
     let Value::List(items) = value else { return };
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -102,8 +134,8 @@ fn write_list(out: &mut String, value: &Value, at: usize) {
         }
         out.push_str("- ");
         match item {
-            Value::Map(m) if !m.is_empty() => write_map(out, item, at + 2),
-            Value::List(l) if !l.is_empty() => write_list(out, item, at + 2),
+            Value::Map(m) if !m.is_empty() => write_map(out, item, at + 2, sort),
+            Value::List(l) if !l.is_empty() => write_list(out, item, at + 2, sort),
             scalar => {
                 write_inline(out, scalar, at + 2);
                 out.push('\n');

@@ -132,7 +132,7 @@ mod timestamp;
 use std::fmt;
 
 use crate::{Result, Value};
-pub use emit::to_string;
+pub use emit::{to_string, to_string_sorted};
 pub use order::sorted;
 use stream::Stream;
 

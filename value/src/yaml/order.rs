@@ -30,12 +30,27 @@ pub fn sorted(value: &Value) -> Value {
     }
 }
 
+/// The entries of `map` in the order kubectl writes them (what [`sorted`] gives the map).
+pub(super) fn sorted_entries(map: &Map) -> Vec<(&str, &Value)> {
+    merge_sort(map.iter().collect())
+}
+
 /// The entries in [`key_order`], by a merge sort: yaml.v2's comparison is not transitive for
 /// some sets of keys (`v1alpha1` < `v2` < `v10` < `v1alpha1`), where kubectl's own order then
 /// depends on Go's map iteration, which is random; the standard library's sorts may panic on
 /// such a comparison, this one gives some order.
-fn merge_sort(entries: Vec<(&str, Value)>) -> Vec<(&str, Value)> {
+fn merge_sort<V>(entries: Vec<(&str, V)>) -> Vec<(&str, V)> {
     if entries.len() <= 1 {
+        return entries;
+    }
+    // Most maps come in order already (objects kubectl wrote). Without digits in the keys the
+    // comparison is a lexicographic one over a total order of characters, so the merge sort
+    // would keep such an input as it is: one pass finds that, with no copy.
+    if entries.iter().all(|(k, _)| !k.chars().any(is_digit))
+        && entries
+            .windows(2)
+            .all(|w| key_order(w[1].0, w[0].0) != Ordering::Less)
+    {
         return entries;
     }
     let mut left = entries;
@@ -60,10 +75,19 @@ fn merge_sort(entries: Vec<(&str, Value)>) -> Vec<(&str, Value)> {
 /// and digits are Unicode's categories L and Nd; Rust's `is_alphabetic` and `is_numeric` are
 /// close supersets, which only matters for keys holding such characters outside ASCII.)
 fn key_order(a: &str, b: &str) -> Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        return order_of(a.as_bytes(), b.as_bytes());
+    }
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
+    order_of(&ar, &br)
+}
+
+/// [`key_order`] over the characters of both keys (bytes for ASCII keys: no copy).
+fn order_of<C: Copy + Into<char>>(ar: &[C], br: &[C]) -> Ordering {
+    let at = |chars: &[C], i: usize| -> char { chars[i].into() };
     for i in 0..ar.len().min(br.len()) {
-        let (ac, bc) = (ar[i], br[i]);
+        let (ac, bc) = (at(ar, i), at(br, i));
         if ac == bc {
             continue;
         }
@@ -82,24 +106,25 @@ fn key_order(a: &str, b: &str) -> Ordering {
             && ar[..i]
                 .iter()
                 .rev()
-                .take_while(|c| is_digit(**c))
-                .any(|c| *c != '0')
+                .take_while(|c| is_digit((**c).into()))
+                .any(|c| (*c).into() != '0')
         {
             // Inside a number already begun, a zero is not a leading zero.
             an = 1;
             bn = 1;
         }
-        let run = |chars: &[char], n: &mut i64| {
+        let run = |chars: &[C], n: &mut i64| {
             let mut end = i;
-            while end < chars.len() && is_digit(chars[end]) {
-                let digit = i64::from(u32::from(chars[end]).wrapping_sub(u32::from('0')) as i32);
+            while end < chars.len() && is_digit(at(chars, end)) {
+                let digit =
+                    i64::from(u32::from(at(chars, end)).wrapping_sub(u32::from('0')) as i32);
                 *n = n.wrapping_mul(10).wrapping_add(digit);
                 end += 1;
             }
             end
         };
-        let ai = run(&ar, &mut an);
-        let bi = run(&br, &mut bn);
+        let ai = run(ar, &mut an);
+        let bi = run(br, &mut bn);
         return an.cmp(&bn).then(ai.cmp(&bi)).then(ac.cmp(&bc));
     }
     ar.len().cmp(&br.len())

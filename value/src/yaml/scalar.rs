@@ -157,9 +157,10 @@ fn analyze(s: &str) -> Allowed {
     let (mut previous_space, mut previous_break) = (false, false);
     let mut trailing_space = false;
     let mut preceded_by_whitespace = true;
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let next = chars.get(i + 1).copied();
+    let mut chars = s.chars().peekable();
+    let mut i = 0;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
         let followed_by_whitespace = matches!(next, None | Some(' ' | '\t'));
         let last = next.is_none();
         if i == 0 {
@@ -197,6 +198,7 @@ fn analyze(s: &str) -> Allowed {
             (previous_space, previous_break) = (false, false);
         }
         preceded_by_whitespace = matches!(c, ' ' | '\t' | '\0') || is_break(c);
+        i += 1;
     }
     let damaged = space_break || special;
     Allowed {

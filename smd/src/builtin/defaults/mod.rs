@@ -198,7 +198,16 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, now: Option<&str>, dep
             let Some(map_type) = atom.as_map() else {
                 return;
             };
-            for (key, child) in map.iter_mut() {
+            // Each child is defaulted as a copy (which shares its contents) and put back only
+            // when that changed it: a map shared with another value (what the server stored,
+            // the object it was read from) is copied only where defaulting writes, not
+            // wherever the walk passes.
+            let mut changed = Vec::new();
+            for (key, child) in map.iter() {
+                // Only a map is defaulted, so a scalar needs no walk.
+                if !matches!(child, Value::Map(_) | Value::List(_)) {
+                    continue;
+                }
                 let field_type = match map_type.find_field(key) {
                     Some(field) => field.type_ref(),
                     None if map_type.fields().is_empty() => match map_type.element_type() {
@@ -207,7 +216,16 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, now: Option<&str>, dep
                     },
                     None => continue,
                 };
-                walk(schema, field_type, child, now, depth + 1);
+                let mut copy = child.clone();
+                walk(schema, field_type, &mut copy, now, depth + 1);
+                if !unchanged(child, &copy) {
+                    changed.push((key.to_owned(), copy));
+                }
+            }
+            for (key, value) in changed {
+                if let Some(slot) = map.get_mut(&key) {
+                    *slot = value;
+                }
             }
         }
         Value::List(items) => {
@@ -219,6 +237,26 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &mut Value, now: Option<&str>, dep
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `after`, a copy of `before` that the walk may have changed, is still `before`. A
+/// map changed through a copy has been copied (its entries moved to a new place), since its
+/// contents were shared with `before`, so a map is compared by where its entries are.
+fn unchanged(before: &Value, after: &Value) -> bool {
+    match (before, after) {
+        (Value::Map(a), Value::Map(b)) => {
+            a.len() == b.len()
+                && match (a.values().next(), b.values().next()) {
+                    (Some(x), Some(y)) => std::ptr::eq(x, y),
+                    (None, None) => true,
+                    _ => false,
+                }
+        }
+        (Value::List(a), Value::List(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unchanged(x, y))
+        }
+        _ => before == after,
     }
 }
 
