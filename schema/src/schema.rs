@@ -45,6 +45,9 @@ pub struct Schema {
     identity: u64,
     /// Per type: whether every value is valid as it (see [`Schema::accepts_anything`]).
     accepts_anything: Vec<bool>,
+    /// Per type: whether its lists are all atomic or associative (see
+    /// [`Schema::names_list_items`]).
+    names_list_items: Vec<bool>,
 }
 
 impl PartialEq for Schema {
@@ -75,12 +78,14 @@ impl Schema {
         for t in &mut types {
             bind_atom(t.atom_mut(), &by_name, identity);
         }
-        let accepts_anything = accepting_types(&types, identity);
+        let accepts_anything = closure(&types, identity, &ACCEPTS_ANYTHING);
+        let names_list_items = closure(&types, identity, &NAMES_LIST_ITEMS);
         Schema {
             types,
             by_name,
             identity,
             accepts_anything,
+            names_list_items,
         }
     }
 
@@ -195,32 +200,150 @@ impl Schema {
     /// Checking a value against such a type finds nothing, whatever the value; the deduced
     /// type of `fieldsV1` is one, and every stored object carries a few of those.
     pub fn accepts_anything(&self, tr: &TypeRef) -> bool {
-        if tr.element_relationship() == Some(&ElementRelationship::Associative) {
-            return false;
-        }
+        self.holds(&self.accepts_anything, tr, &ACCEPTS_ANYTHING)
+    }
+
+    /// Whether every list reachable from `tr` is atomic or associative (only references to
+    /// this schema's own types are known so): every item of a granular list is named by its
+    /// key or value, never by its position. A merge of a checked value into nothing then
+    /// finds no error and rebuilds the value as it is.
+    pub fn names_list_items(&self, tr: &TypeRef) -> bool {
+        self.holds(&self.names_list_items, tr, &NAMES_LIST_ITEMS)
+    }
+
+    fn holds(&self, per_type: &[bool], tr: &TypeRef, property: &Property) -> bool {
         match tr.named_ref().map(|n| n.binding) {
             Some(Binding::Bound {
                 schema,
                 target: Some(id),
             }) if schema == self.identity => {
-                self.accepts_anything.get(id.index()).copied().unwrap_or(false)
+                per_type.get(id.index()).copied().unwrap_or(false)
+                    && self
+                        .get(id)
+                        .is_some_and(|t| property.keeps_override(tr, t.atom()))
             }
             _ => false,
         }
     }
 }
 
-/// [`Schema::accepts_anything`] of every type: the types whose own atom qualifies, less every
-/// type that refers to one that does not (through a reverse index, so in linear time).
-fn accepting_types(types: &[TypeDef], identity: u64) -> Vec<bool> {
-    let mut accepts = vec![true; types.len()];
+/// A property of types that holds of a type when its own atom has it and every type it
+/// refers to has it too.
+struct Property {
+    /// What the atom itself must be, its references aside.
+    atom: fn(&Atom) -> bool,
+    /// Which relationships a list may have.
+    list: fn(&ElementRelationship) -> bool,
+}
+
+const ACCEPTS_ANYTHING: Property = Property {
+    atom: |atom| {
+        matches!(atom.as_scalar(), Some(Scalar::Untyped))
+            && atom.as_list().is_some()
+            && atom
+                .as_map()
+                .is_some_and(|m| !m.element_type_ref().is_zero())
+    },
+    list: |r| *r != ElementRelationship::Associative,
+};
+
+const NAMES_LIST_ITEMS: Property = Property {
+    atom: |_| true,
+    list: |r| {
+        matches!(
+            r,
+            ElementRelationship::Atomic | ElementRelationship::Associative
+        )
+    },
+};
+
+impl Property {
+    /// Whether a reference's override of the element relationship keeps the property of the
+    /// atom it names: the override applies to the map part if there is one, else to the list.
+    fn keeps_override(&self, tr: &TypeRef, atom: &Atom) -> bool {
+        match tr.element_relationship() {
+            Some(r) if atom.as_map().is_none() && atom.as_list().is_some() => (self.list)(r),
+            _ => true,
+        }
+    }
+
+    /// Whether `atom` has the property, given that the named types it refers to (added to
+    /// `targets`) do.
+    fn atom_has(
+        &self,
+        types: &[TypeDef],
+        atom: &Atom,
+        identity: u64,
+        targets: &mut Vec<usize>,
+        depth: usize,
+    ) -> bool {
+        // Inlined atoms nest as deep as the document did; past the readers' limit, say no.
+        if depth > smd_value::MAX_DEPTH || !(self.atom)(atom) {
+            return false;
+        }
+        let reference = |tr: &TypeRef, targets: &mut Vec<usize>| {
+            self.ref_has(types, tr, identity, targets, depth)
+        };
+        if let Some(list) = atom.as_list()
+            && !((self.list)(list.element_relationship())
+                && reference(list.element_type(), targets))
+        {
+            return false;
+        }
+        if let Some(map) = atom.as_map() {
+            let element = map.element_type_ref();
+            if !element.is_zero() && !reference(element, targets) {
+                return false;
+            }
+            if !map
+                .fields()
+                .iter()
+                .all(|f| reference(f.type_ref(), targets))
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn ref_has(
+        &self,
+        types: &[TypeDef],
+        tr: &TypeRef,
+        identity: u64,
+        targets: &mut Vec<usize>,
+        depth: usize,
+    ) -> bool {
+        match tr.named_ref().map(|n| n.binding) {
+            Some(Binding::Bound {
+                schema,
+                target: Some(id),
+            }) if schema == identity => {
+                targets.push(id.index());
+                types
+                    .get(id.index())
+                    .is_some_and(|t| self.keeps_override(tr, t.atom()))
+            }
+            Some(_) => false,
+            None => {
+                self.keeps_override(tr, tr.inlined_atom())
+                    && self.atom_has(types, tr.inlined_atom(), identity, targets, depth + 1)
+            }
+        }
+    }
+}
+
+/// `property` of every type: the types whose own atom has it, less every type that refers to
+/// one that does not (through a reverse index, so in linear time).
+fn closure(types: &[TypeDef], identity: u64, property: &Property) -> Vec<bool> {
+    let mut holds = vec![true; types.len()];
     let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); types.len()];
     let mut refused = Vec::new();
     let mut targets = Vec::new();
     for (i, t) in types.iter().enumerate() {
         targets.clear();
-        if !atom_accepts(t.atom(), identity, &mut targets, 0) {
-            accepts[i] = false;
+        if !property.atom_has(types, t.atom(), identity, &mut targets, 0) {
+            holds[i] = false;
             refused.push(i);
         }
         for &target in &targets {
@@ -231,52 +354,13 @@ fn accepting_types(types: &[TypeDef], identity: u64) -> Vec<bool> {
     }
     while let Some(i) = refused.pop() {
         for &referrer in referrers.get(i).map(Vec::as_slice).unwrap_or_default() {
-            if accepts[referrer] {
-                accepts[referrer] = false;
+            if holds[referrer] {
+                holds[referrer] = false;
                 refused.push(referrer);
             }
         }
     }
-    accepts
-}
-
-/// Whether `atom` accepts every value, given that the named types it refers to (added to
-/// `targets`) do.
-fn atom_accepts(atom: &Atom, identity: u64, targets: &mut Vec<usize>, depth: usize) -> bool {
-    // Inlined atoms nest as deep as the document did; past the readers' limit, say no.
-    if depth > smd_value::MAX_DEPTH {
-        return false;
-    }
-    let (Some(Scalar::Untyped), Some(list), Some(map)) =
-        (atom.as_scalar(), atom.as_list(), atom.as_map())
-    else {
-        return false;
-    };
-    *list.element_relationship() != ElementRelationship::Associative
-        && !map.element_type_ref().is_zero()
-        && ref_accepts(list.element_type(), identity, targets, depth)
-        && ref_accepts(map.element_type_ref(), identity, targets, depth)
-        && map
-            .fields()
-            .iter()
-            .all(|f| ref_accepts(f.type_ref(), identity, targets, depth))
-}
-
-fn ref_accepts(tr: &TypeRef, identity: u64, targets: &mut Vec<usize>, depth: usize) -> bool {
-    if tr.element_relationship() == Some(&ElementRelationship::Associative) {
-        return false;
-    }
-    match tr.named_ref().map(|n| n.binding) {
-        Some(Binding::Bound {
-            schema,
-            target: Some(id),
-        }) if schema == identity => {
-            targets.push(id.index());
-            true
-        }
-        Some(_) => false,
-        None => atom_accepts(tr.inlined_atom(), identity, targets, depth + 1),
-    }
+    holds
 }
 
 fn bind_atom(atom: &mut Atom, by_name: &HashMap<String, TypeId>, identity: u64) {
@@ -462,12 +546,41 @@ mod tests {
         for refused in ["strings", "string", "a", "b", "no-map", "dangling"] {
             assert!(!accepts(refused), "{refused}");
         }
-        // An associative list has keys that can be missing or repeated.
-        let associative = schema
-            .type_ref("deduced")
-            .with_element_relationship(ElementRelationship::Associative);
-        assert!(!schema.accepts_anything(&associative));
         // A reference built outside the schema is not known.
         assert!(!schema.accepts_anything(&TypeRef::named("deduced")));
+    }
+
+    #[test]
+    fn names_list_items_wants_atomic_or_associative_lists() {
+        let list = |relationship| {
+            Atom::scalar(Scalar::Untyped).with_list(
+                ListType::new(TypeRef::named("string")).with_element_relationship(relationship),
+            )
+        };
+        let holder = |item: &str| {
+            Atom::scalar(Scalar::Untyped).with_map(
+                MapType::new().with_fields(vec![StructField::new("items", TypeRef::named(item))]),
+            )
+        };
+        let schema = Schema::new(vec![
+            TypeDef::new("string", Atom::scalar(Scalar::String)),
+            TypeDef::new("atomic", list(ElementRelationship::Atomic)),
+            TypeDef::new("keyed", list(ElementRelationship::Associative)),
+            TypeDef::new("positional", list(ElementRelationship::Separable)),
+            TypeDef::new("holds-keyed", holder("keyed")),
+            TypeDef::new("holds-positional", holder("positional")),
+        ]);
+        let names = |name: &str| schema.names_list_items(&schema.type_ref(name));
+        for yes in ["string", "atomic", "keyed", "holds-keyed"] {
+            assert!(names(yes), "{yes}");
+        }
+        for no in ["positional", "holds-positional"] {
+            assert!(!names(no), "{no}");
+        }
+        // An override makes the list of a list-only type what it says.
+        let separable = schema
+            .type_ref("keyed")
+            .with_element_relationship(ElementRelationship::Separable);
+        assert!(!schema.names_list_items(&separable));
     }
 }

@@ -88,10 +88,15 @@ fn node_from_value(map: &crate::Map) -> Option<(Option<Set>, bool)> {
     // Go reads the text encoding/json writes for the value, keys sorted by bytes; the order
     // decides which of two keys naming equal elements (`v:1` and `v:1.0`, `v:0` and `v:-0`)
     // gives the element and which the subtree. The field manager writes them sorted already.
-    let mut entries: smallvec::SmallVec<[(&str, &crate::Value); 16]> = map.iter().collect();
-    if !entries.is_sorted_by(|a, b| a.0.as_bytes() < b.0.as_bytes()) {
-        entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    }
+    let mut sorted: Vec<(&str, &crate::Value)> = Vec::new();
+    let entries: &mut dyn Iterator<Item = (&str, &crate::Value)> =
+        if map.keys().is_sorted_by(|a, b| a.as_bytes() < b.as_bytes()) {
+            &mut map.iter()
+        } else {
+            sorted.extend(map.iter());
+            sorted.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            &mut sorted.iter().copied()
+        };
     for (key, value) in entries {
         // Anything unusual goes the text way: values under "." and under dropped keys are
         // skipped by the reader, but the text of a NaN there would not be written at all.

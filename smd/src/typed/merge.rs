@@ -20,10 +20,12 @@ pub(crate) fn merge(
     lhs: &Value,
     rhs: &Value,
     skip_equal: bool,
+    rhs_checked: bool,
 ) -> Result<Value, ValidationErrors> {
     let mut w = Walker {
         schema,
         skip_equal,
+        rhs_checked,
         trail: Trail::new(),
     };
     let out = w.node(tr, Some(lhs), Some(rhs));
@@ -34,6 +36,10 @@ struct Walker<'s> {
     schema: &'s Schema,
     /// Equal subtrees merge to the right side's (one side was checked, without duplicates).
     skip_equal: bool,
+    /// The right side was checked, without duplicates: a part only it has, whose lists all
+    /// name their items, merges to itself (the walk of it would find no error and rebuild the
+    /// same value; a positional list's items cannot be merged, which Go reports).
+    rhs_checked: bool,
     trail: Trail,
 }
 
@@ -49,6 +55,9 @@ impl Walker<'_> {
             return None;
         }
         if self.skip_equal && lhs.is_some() && lhs == rhs {
+            return rhs.cloned();
+        }
+        if self.rhs_checked && lhs.is_none() && self.schema.names_list_items(tr) {
             return rhs.cloned();
         }
         let resolved = self.trail.resolve(self.schema, tr)?;

@@ -216,6 +216,7 @@ impl TypedValue {
             &self.value,
             &rhs.value,
             skip_equal,
+            rhs.known.valid && rhs.known.unique,
         )?;
         // Merging keeps every item of each side once (or once per copy, for the left side's
         // duplicates), so unique sides merge to a unique value.

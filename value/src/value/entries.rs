@@ -86,7 +86,9 @@ impl Entries {
                 let items = &self.items;
                 index
                     .table
-                    .find(hash, |&i| items.get(i).is_some_and(|(k, _)| k.as_str() == key))
+                    .find(hash, |&i| {
+                        items.get(i).is_some_and(|(k, _)| k.as_str() == key)
+                    })
                     .copied()
             }
         }
@@ -197,7 +199,11 @@ mod tests {
             assert_eq!(e.insert(key(i), Value::Int(i as i64)), None);
             assert_eq!(e.len(), 20 - i);
             for j in i..20 {
-                assert_eq!(e.get(key(j).as_str()), Some(&Value::Int(j as i64)), "{i} {j}");
+                assert_eq!(
+                    e.get(key(j).as_str()),
+                    Some(&Value::Int(j as i64)),
+                    "{i} {j}"
+                );
             }
             assert_eq!(e.get("absent"), None);
         }

@@ -119,7 +119,9 @@ impl Map {
 
     /// Whether `key` has a value.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.entries.as_ref().is_some_and(|e| e.position(key).is_some())
+        self.entries
+            .as_ref()
+            .is_some_and(|e| e.position(key).is_some())
     }
 
     /// Sets `key` to `value`, returning the old value. A new key goes last; an existing key keeps
