@@ -109,19 +109,7 @@ impl Set {
     /// The leaves of this node, or `None` when they are the node itself, so that unchanged
     /// subtrees are shared rather than rebuilt.
     fn changed_leaves(&self) -> Option<Set> {
-        let mut children: Option<Vec<Child>> = None;
-        for (at, (element, set)) in self.children.iter().enumerate() {
-            match set.changed_leaves() {
-                Some(leaves) => children
-                    .get_or_insert_with(|| self.children[..at].to_vec())
-                    .push((element.clone(), Arc::new(leaves))),
-                None => {
-                    if let Some(children) = &mut children {
-                        children.push((element.clone(), set.clone()));
-                    }
-                }
-            }
-        }
+        let children = changed_children(&self.children, |_, set| set.changed_leaves());
         if children.is_none() && !self.members_marking_parents().any(|(_, parent)| parent) {
             return None;
         }
@@ -135,6 +123,28 @@ impl Set {
             children: children.unwrap_or_else(|| self.children.clone()),
         })
     }
+}
+
+/// `children` with each one `change` returns a new node for replaced, in order; `None` when it
+/// changes none, so that a caller shares unchanged nodes instead of copying them.
+fn changed_children(
+    children: &[Child],
+    mut change: impl FnMut(&PathElement, &Set) -> Option<Set>,
+) -> Option<Vec<Child>> {
+    let mut out: Option<Vec<Child>> = None;
+    for (at, (element, child)) in children.iter().enumerate() {
+        match change(element, child) {
+            Some(changed) => out
+                .get_or_insert_with(|| children[..at].to_vec())
+                .push((element.clone(), Arc::new(changed))),
+            None => {
+                if let Some(out) = &mut out {
+                    out.push((element.clone(), child.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Which members of two sorted sequences a merge keeps.
@@ -256,24 +266,14 @@ impl Set {
     /// [`Set::promote_children`], or `None` where nothing changes, so that unchanged subtrees
     /// are shared rather than copied.
     fn promoted<C>(&self, ctx: C, visit: &impl Fn(&C, &PathElement) -> (bool, C)) -> Option<Set> {
-        let mut children: Option<Vec<Child>> = None;
         let mut promoted = smallvec::SmallVec::new();
-        for (at, (element, child)) in self.children.iter().enumerate() {
+        let children = changed_children(&self.children, |element, child| {
             let (promote, below) = visit(&ctx, element);
             if promote {
                 promoted.push(element.clone());
             }
-            match child.promoted(below, visit) {
-                Some(below) => children
-                    .get_or_insert_with(|| self.children[..at].to_vec())
-                    .push((element.clone(), Arc::new(below))),
-                None => {
-                    if let Some(children) = &mut children {
-                        children.push((element.clone(), child.clone()));
-                    }
-                }
-            }
-        }
+            child.promoted(below, visit)
+        });
         // At once: one by one, each would shift the members after it.
         let members = match promoted.is_empty() {
             true => None,

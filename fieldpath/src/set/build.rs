@@ -148,8 +148,6 @@ fn replay(members: Vec<PathElement>, children: Vec<Child>, repeat: Repeat) -> Se
     }
 }
 
-/// Inserts `arrivals`, in order, into the sorted `members` of a node, as Go's `Insert` one by one
-/// would: at once by a merge when the order is total, replayed otherwise.
 /// The members `existing` with `arrivals` inserted as [`insert_members`] inserts them, or
 /// `None` when every arrival is a member already; made in one allocation when the order is
 /// total.
@@ -184,26 +182,34 @@ pub(crate) fn with_members(
             new += 1;
         }
     }
-    if new == 0 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(existing.len() + new);
-    let mut arrivals = arrivals.into_iter().peekable();
-    for member in existing {
-        while let Some(arrival) = arrivals.next_if(|a| a.compare(member) == Ordering::Less) {
-            out.push(arrival);
-        }
-        // An arrival equal to a member is dropped: the member was there first.
-        while arrivals
-            .next_if(|a| a.compare(member) == Ordering::Equal)
-            .is_some()
-        {}
-        out.push(member.clone());
-    }
-    out.extend(arrivals);
-    Some(out)
+    (new > 0).then(|| merge_sorted(existing.iter().cloned(), arrivals, existing.len() + new))
 }
 
+/// Sorted `members` and sorted, distinct `arrivals` merged into one sorted vector of
+/// `capacity`; an arrival equal to a member is dropped (the member was there first).
+fn merge_sorted(
+    members: impl Iterator<Item = PathElement>,
+    arrivals: impl IntoIterator<Item = PathElement>,
+    capacity: usize,
+) -> Vec<PathElement> {
+    let mut out = Vec::with_capacity(capacity);
+    let mut arrivals = arrivals.into_iter().peekable();
+    for member in members {
+        while let Some(arrival) = arrivals.next_if(|a| a.compare(&member) == Ordering::Less) {
+            out.push(arrival);
+        }
+        while arrivals
+            .next_if(|a| a.compare(&member) == Ordering::Equal)
+            .is_some()
+        {}
+        out.push(member);
+    }
+    out.extend(arrivals);
+    out
+}
+
+/// Inserts `arrivals`, in order, into the sorted `members` of a node, as Go's `Insert` one by one
+/// would: at once by a merge when the order is total, replayed otherwise.
 pub(crate) fn insert_members(members: &mut Vec<PathElement>, mut arrivals: Vec<PathElement>) {
     let mut fragility = Fragility::default();
     members
@@ -227,22 +233,8 @@ pub(crate) fn insert_members(members: &mut Vec<PathElement>, mut arrivals: Vec<P
     }
     arrivals.sort_by(|a, b| a.compare(b));
     arrivals.dedup_by(|later, kept| later.compare(kept) == Ordering::Equal);
-    let existing = std::mem::take(members);
-    let mut out = Vec::with_capacity(existing.len() + arrivals.len());
-    let mut arrivals = arrivals.into_iter().peekable();
-    for member in existing {
-        while let Some(arrival) = arrivals.next_if(|a| a.compare(&member) == Ordering::Less) {
-            out.push(arrival);
-        }
-        // An arrival equal to a member is dropped: the member was there first.
-        while arrivals
-            .next_if(|a| a.compare(&member) == Ordering::Equal)
-            .is_some()
-        {}
-        out.push(member);
-    }
-    out.extend(arrivals);
-    *members = out;
+    let capacity = members.len() + arrivals.len();
+    *members = merge_sorted(std::mem::take(members).into_iter(), arrivals, capacity);
 }
 
 /// Whether Go's `fieldsV1` reader appends `element` without a search: it does when the last

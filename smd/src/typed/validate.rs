@@ -7,6 +7,7 @@
 use smd_fieldpath::{Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
+use super::MAX_DEPTH;
 use super::atom::{self, Deduced, Part, Trail};
 use super::element_set::Seen;
 use super::error::ValidationErrors;
@@ -38,8 +39,13 @@ impl Validator<'_> {
     }
 
     fn node(&mut self, tr: &TypeRef, value: &Value) {
-        // Nothing below can be invalid (a fieldsV1 value, an untyped object).
-        if self.schema.accepts_anything(tr) {
+        // Nothing below can be invalid (a fieldsV1 value, an untyped object), unless it nests
+        // past the walks' limit, which the walk reports.
+        let depth = self.trail.path.len();
+        if depth <= MAX_DEPTH
+            && self.schema.accepts_anything(tr)
+            && nests_within(value, MAX_DEPTH - depth)
+        {
             return;
         }
         let Some(resolved) = self.trail.resolve(self.schema, tr) else {
@@ -116,5 +122,18 @@ impl Validator<'_> {
             self.node(tr, item);
             self.trail.path.pop();
         }
+    }
+}
+
+/// Whether `value`'s maps and lists nest at most `levels` deep below it.
+fn nests_within(value: &Value, levels: usize) -> bool {
+    match value {
+        Value::Map(m) => {
+            m.is_empty() || (levels > 0 && m.values().all(|v| nests_within(v, levels - 1)))
+        }
+        Value::List(items) => {
+            items.is_empty() || (levels > 0 && items.iter().all(|v| nests_within(v, levels - 1)))
+        }
+        _ => true,
     }
 }
