@@ -222,10 +222,29 @@ impl Schema {
                         .get(id)
                         .is_some_and(|t| property.keeps_override(tr, t.atom()))
             }
-            _ => false,
+            Some(_) => false,
+            // An inlined type (a map of strings, a list of a named type) is looked at here,
+            // the named types it refers to through what was computed for them.
+            None => {
+                let mut targets = Targets::new();
+                property.keeps_override(tr, tr.inlined_atom())
+                    && property.atom_has(
+                        &self.types,
+                        tr.inlined_atom(),
+                        self.identity,
+                        &mut targets,
+                        0,
+                    )
+                    && targets
+                        .iter()
+                        .all(|&t| per_type.get(t).copied().unwrap_or(false))
+            }
         }
     }
 }
+
+/// The named types an atom refers to, by position.
+type Targets = smallvec::SmallVec<[usize; 8]>;
 
 /// A property of types that holds of a type when its own atom has it and every type it
 /// refers to has it too.
@@ -274,16 +293,15 @@ impl Property {
         types: &[TypeDef],
         atom: &Atom,
         identity: u64,
-        targets: &mut Vec<usize>,
+        targets: &mut Targets,
         depth: usize,
     ) -> bool {
         // Inlined atoms nest as deep as the document did; past the readers' limit, say no.
         if depth > smd_value::MAX_DEPTH || !(self.atom)(atom) {
             return false;
         }
-        let reference = |tr: &TypeRef, targets: &mut Vec<usize>| {
-            self.ref_has(types, tr, identity, targets, depth)
-        };
+        let reference =
+            |tr: &TypeRef, targets: &mut Targets| self.ref_has(types, tr, identity, targets, depth);
         if let Some(list) = atom.as_list()
             && !((self.list)(list.element_relationship())
                 && reference(list.element_type(), targets))
@@ -311,7 +329,7 @@ impl Property {
         types: &[TypeDef],
         tr: &TypeRef,
         identity: u64,
-        targets: &mut Vec<usize>,
+        targets: &mut Targets,
         depth: usize,
     ) -> bool {
         match tr.named_ref().map(|n| n.binding) {
@@ -339,7 +357,7 @@ fn closure(types: &[TypeDef], identity: u64, property: &Property) -> Vec<bool> {
     let mut holds = vec![true; types.len()];
     let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); types.len()];
     let mut refused = Vec::new();
-    let mut targets = Vec::new();
+    let mut targets = Targets::new();
     for (i, t) in types.iter().enumerate() {
         targets.clear();
         if !property.atom_has(types, t.atom(), identity, &mut targets, 0) {
@@ -562,6 +580,14 @@ mod tests {
                 MapType::new().with_fields(vec![StructField::new("items", TypeRef::named(item))]),
             )
         };
+        // A struct whose one field is an inlined map of `entry`.
+        let inline_map_of = |entry: &str| {
+            let inlined =
+                Atom::default().with_map(MapType::new().with_element_type(TypeRef::named(entry)));
+            Atom::default().with_map(
+                MapType::new().with_fields(vec![StructField::new("m", TypeRef::inlined(inlined))]),
+            )
+        };
         let schema = Schema::new(vec![
             TypeDef::new("string", Atom::scalar(Scalar::String)),
             TypeDef::new("atomic", list(ElementRelationship::Atomic)),
@@ -569,6 +595,9 @@ mod tests {
             TypeDef::new("positional", list(ElementRelationship::Separable)),
             TypeDef::new("holds-keyed", holder("keyed")),
             TypeDef::new("holds-positional", holder("positional")),
+            TypeDef::new("inline-keyed", inline_map_of("holds-keyed")),
+            TypeDef::new("inline-positional", inline_map_of("holds-positional")),
+            TypeDef::new("inline-strings", inline_map_of("string")),
         ]);
         let names = |name: &str| schema.names_list_items(&schema.type_ref(name));
         for yes in ["string", "atomic", "keyed", "holds-keyed"] {
@@ -577,6 +606,19 @@ mod tests {
         for no in ["positional", "holds-positional"] {
             assert!(!names(no), "{no}");
         }
+        // Inlined types are looked at where they are, their named types as computed (the
+        // references inside a schema's own types are bound to it).
+        let field = |name: &str| {
+            schema
+                .find_named_type(name)
+                .and_then(|t| t.atom().as_map())
+                .and_then(|m| m.fields().first())
+                .map(|f| schema.names_list_items(f.type_ref()))
+        };
+        assert_eq!(field("inline-keyed"), Some(true));
+        assert_eq!(field("inline-positional"), Some(false));
+        assert_eq!(field("inline-strings"), Some(true));
+        assert!(!schema.names_list_items(&TypeRef::inlined(list(ElementRelationship::Separable))));
         // An override makes the list of a list-only type what it says.
         let separable = schema
             .type_ref("keyed")
