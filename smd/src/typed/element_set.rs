@@ -83,7 +83,13 @@ impl Seen {
             if !self.fragility.is_fragile() && self.few.len() < PAIRWISE {
                 return None;
             }
-            self.tree = Some(self.few.drain(..).map(Ordered).collect());
+            // One insertion at a time, in arrival order: `collect` builds a B-tree in bulk from
+            // sorted input, which, when the order is not total, is not the same tree.
+            let mut tree = std::collections::BTreeSet::new();
+            for pe in self.few.drain(..) {
+                tree.insert(Ordered(pe));
+            }
+            self.tree = Some(tree);
         }
         self.tree.as_mut()
     }
