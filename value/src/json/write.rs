@@ -213,8 +213,9 @@ fn write_map(out: &mut Vec<u8>, m: &Map, stream_error: &mut Option<String>) {
     out.push(b'}');
 }
 
-/// An int64 in decimal.
-fn write_int(out: &mut Vec<u8>, i: i64) {
+/// An int64 in decimal, as Go writes it (no `fmt` machinery: the writers of JSON and of
+/// `fieldsV1` keys call it per number).
+pub fn write_int(out: &mut Vec<u8>, i: i64) {
     let mut digits = [0u8; 20];
     let mut n = i.unsigned_abs();
     let mut start = digits.len();

@@ -5,11 +5,13 @@
 //! beats hashing, and a vector is one allocation where a hash table is two. Big maps (a
 //! ConfigMap's data, a fieldsV1 node with a thousand keys) get an index of positions, hashed
 //! with foldhash seeded per process (keys come from manifests, so colliding ones must not be
-//! choosable ahead of time).
+//! choosable ahead of time). The index is made on the first lookup that needs it: many big
+//! maps are built and read in order only (a merge's result, a set written as `fieldsV1`).
 
 use compact_str::CompactString;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
+use std::sync::OnceLock;
 
 use super::Value;
 
@@ -19,7 +21,8 @@ const SCANNED: usize = 8;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Entries {
     items: Vec<(CompactString, Value)>,
-    index: Option<Index>,
+    /// Made by the first lookup in more than [`SCANNED`] entries, kept up to date after.
+    index: OnceLock<Index>,
 }
 
 /// Positions into `items` by the hash of their keys.
@@ -53,7 +56,7 @@ impl Entries {
     pub(super) fn with_capacity(n: usize) -> Entries {
         Entries {
             items: Vec::with_capacity(n),
-            index: None,
+            index: OnceLock::new(),
         }
     }
 
@@ -79,18 +82,25 @@ impl Entries {
 
     /// The position of `key`.
     pub(super) fn position(&self, key: &str) -> Option<usize> {
-        match &self.index {
-            None => self.items.iter().position(|(k, _)| k.as_str() == key),
-            Some(index) => {
-                let hash = index.hasher.hash_one(key);
-                let items = &self.items;
-                index
-                    .table
-                    .find(hash, |&i| {
-                        items.get(i).is_some_and(|(k, _)| k.as_str() == key)
-                    })
-                    .copied()
-            }
+        let items = &self.items;
+        if items.len() <= SCANNED {
+            return items.iter().position(|(k, _)| k.as_str() == key);
+        }
+        let index = self.index.get_or_init(|| Index::new(items));
+        let hash = index.hasher.hash_one(key);
+        index
+            .table
+            .find(hash, |&i| {
+                items.get(i).is_some_and(|(k, _)| k.as_str() == key)
+            })
+            .copied()
+    }
+
+    /// The position of `key`, looked for at `hint` first.
+    pub(super) fn position_near(&self, key: &str, hint: usize) -> Option<usize> {
+        match self.items.get(hint) {
+            Some((k, _)) if k.as_str() == key => Some(hint),
+            _ => self.position(key),
         }
     }
 
@@ -133,9 +143,9 @@ impl Entries {
     }
 
     /// Appends a key known to be absent.
-    fn push(&mut self, key: CompactString, value: Value) {
+    pub(super) fn push(&mut self, key: CompactString, value: Value) {
         let at = self.items.len();
-        if let Some(index) = &mut self.index {
+        if let Some(index) = self.index.get_mut() {
             let hash = index.hasher.hash_one(key.as_str());
             let items = &self.items;
             let hasher = &index.hasher;
@@ -144,9 +154,6 @@ impl Entries {
             });
         }
         self.items.push((key, value));
-        if self.index.is_none() && self.items.len() > SCANNED {
-            self.index = Some(Index::new(&self.items));
-        }
     }
 
     /// Removes `key`, keeping the order of the others.
@@ -166,7 +173,7 @@ impl Entries {
 
     /// The index again after positions moved.
     fn reindex(&mut self) {
-        self.index = (self.items.len() > SCANNED).then(|| Index::new(&self.items));
+        self.index = OnceLock::new();
     }
 }
 

@@ -110,6 +110,26 @@ impl Map {
         self.entries.as_ref()?.get(key)
     }
 
+    /// The value of `key`, looked for at position `*hint` first and then anywhere; `*hint`
+    /// moves past where it was found. Looking up the keys of a map in another map whose keys
+    /// come in the same order (two versions of one object) then finds each without hashing.
+    ///
+    /// ```
+    /// use smd_value::{Map, Value};
+    /// let m: Map = [("a", Value::Int(1)), ("b", Value::Int(2))].into_iter().collect();
+    /// let mut hint = 0;
+    /// assert_eq!(m.get_near("a", &mut hint), Some(&Value::Int(1)));
+    /// assert_eq!((m.get_near("b", &mut hint), hint), (Some(&Value::Int(2)), 2));
+    /// assert_eq!(m.get_near("a", &mut hint), Some(&Value::Int(1)));
+    /// assert_eq!(m.get_near("c", &mut hint), None);
+    /// ```
+    pub fn get_near(&self, key: &str, hint: &mut usize) -> Option<&Value> {
+        let entries = self.entries.as_ref()?;
+        let at = entries.position_near(key, *hint)?;
+        *hint = at + 1;
+        entries.items().get(at).map(|(_, v)| v)
+    }
+
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         let entries = self.entries.as_mut()?;
@@ -128,6 +148,18 @@ impl Map {
     /// its place.
     pub fn insert(&mut self, key: impl Into<MapKey>, value: Value) -> Option<Value> {
         self.entries_mut().insert(key.into().0, value)
+    }
+
+    /// Appends `key`, which the caller knows the map does not hold (a lookup saved: a walk
+    /// that builds a map from the unique keys of others). A key already there would be held
+    /// twice; debug builds check.
+    pub fn push_unique(&mut self, key: impl Into<MapKey>, value: Value) {
+        let key = key.into().0;
+        debug_assert!(
+            !self.contains_key(&key),
+            "push_unique of a present key {key:?}"
+        );
+        self.entries_mut().push(key, value);
     }
 
     /// The map at `key`, made (empty, last) where the key is absent or holds another kind of

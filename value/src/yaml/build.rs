@@ -10,7 +10,7 @@ use super::plan::{self, Plan};
 use super::resolve::{self, TagKind};
 use super::{Duplicate, compat, input, syntax};
 use crate::value::gofmt;
-use crate::{Error, ErrorKind, MAX_DEPTH, Map, Result, Value};
+use crate::{Error, ErrorKind, MAX_DEPTH, Map, MapKey, Result, Value};
 
 /// The parser's event stream.
 pub(super) type Events<'a> = Parser<'a, StrInput<'a>>;
@@ -51,12 +51,19 @@ pub(super) fn document(
             }
         }
         index += 1;
-        let Some((event, span)) = next_event(events, text)? else {
-            return Err(Error::new(
-                ErrorKind::Yaml,
-                "unexpected end of the event stream",
-                input::location(text, text.len()),
-            ));
+        // The event is looked at where the parser put it: events are large, and moving each
+        // one out of its `Option` and `Result` costs more than reading it.
+        let mut item = events.next();
+        let (event, span) = match &mut item {
+            Some(Ok((event, span))) => (event, &*span),
+            Some(Err(e)) => return Err(syntax::error(text, e)),
+            None => {
+                return Err(Error::new(
+                    ErrorKind::Yaml,
+                    "unexpected end of the event stream",
+                    input::location(text, text.len()),
+                ));
+            }
         };
         match event {
             Event::DocumentEnd => {
@@ -64,17 +71,18 @@ pub(super) fn document(
                 return Ok((builder.root.unwrap_or_default(), end, builder.duplicates));
             }
             Event::Scalar(value, style, anchor, tag) => {
-                builder.scalar(value, style, anchor, tag.as_deref(), &span)?;
+                let value = std::mem::take(value);
+                builder.scalar(value, *style, *anchor, tag.as_deref(), span)?;
             }
             Event::SequenceStart(style, anchor, _) => {
-                builder.open(anchor, false, style == StructureStyle::Flow, &span)?;
+                builder.open(*anchor, false, *style == StructureStyle::Flow, span)?;
             }
             Event::MappingStart(style, anchor, _) => {
-                builder.open(anchor, true, style == StructureStyle::Flow, &span)?;
+                builder.open(*anchor, true, *style == StructureStyle::Flow, span)?;
             }
             Event::SequenceEnd | Event::MappingEnd => builder.close()?,
-            Event::Alias(id) => builder.alias(id, &span)?,
-            Event::UnresolvedAlias(name) => return Err(plan::unknown_anchor(text, &span, &name)),
+            Event::Alias(id) => builder.alias(*id, span)?,
+            Event::UnresolvedAlias(name) => return Err(plan::unknown_anchor(text, span, name)),
             _ => {}
         }
     }
@@ -113,7 +121,7 @@ enum Key {
     /// The next node is the value of this key: its text, and yaml.v2's `%#v` of the key when
     /// the key is not a string (a string key's is written from its text, and only when a
     /// duplicate needs it).
-    Is(String, Option<String>),
+    Is(MapKey, Option<String>),
     /// The next node is the value of a `<<` key.
     Merge,
 }
@@ -187,6 +195,18 @@ impl Builder<'_> {
             }
             self.define(anchor, || Value::String("<<".to_owned()));
             return Ok(());
+        }
+        if anchor == 0 && self.expects_key() && resolve::is_own_text(&text, style, tag) {
+            // A key that is its own text (nearly every key): made a map key directly, without
+            // a string value on the way.
+            if let Some(Frame {
+                content: Content::Map { key, .. },
+                ..
+            }) = self.stack.last_mut()
+            {
+                *key = Key::Is(MapKey::from(text), None);
+                return Ok(());
+            }
         }
         let value = resolve::scalar(text, style, tag)
             .map_err(|message| self.error(ErrorKind::Yaml, message, span))?;
@@ -327,7 +347,7 @@ impl Builder<'_> {
                         shown
                     });
                     match resolve::key_text(node.value) {
-                        Ok(text) => *key = Key::Is(text, shown),
+                        Ok(text) => *key = Key::Is(MapKey::from(text), shown),
                         Err(why) => {
                             return Err(Error::new(
                                 ErrorKind::Yaml,
@@ -341,10 +361,10 @@ impl Builder<'_> {
                     // A repeated key replaces the value and keeps its place (yaml.v2 sets the
                     // Go map entry again: the last value wins); strict decoding refuses it,
                     // naming the line of the value.
-                    if map.contains_key(&k) {
+                    if map.contains_key(k.as_str()) {
                         let key = shown.unwrap_or_else(|| {
                             let mut shown = String::new();
-                            let key = Value::String(k.clone());
+                            let key = Value::String(k.as_str().to_owned());
                             gofmt::write_go_syntax(&mut shown, &key, gofmt::MapKeys::Interface);
                             shown
                         });

@@ -66,25 +66,41 @@ fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String> {
 /// but tab, line feed, carriage return, printable ASCII, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD
 /// and U+10000 and beyond.
 pub(super) fn check_characters(text: &str) -> Result<()> {
-    // Nearly every byte is printable ASCII: look at characters only around the others.
+    // Nearly every byte is printable ASCII: look at characters only around the others, and
+    // at bytes a block at a time (a loop without early exit, which the compiler vectorises).
+    const BLOCK: usize = 32;
     let allowed_ascii = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b < 0x80 {
-            if !allowed_ascii(b) {
-                return Err(control_character(text, i, char::from(b)));
+    while i < bytes.len() {
+        let block = bytes
+            .get(i..i + BLOCK)
+            .and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
+        if let Some(block) = block {
+            let plain = |b: u8| u8::from(b.wrapping_sub(0x20) < 0x5F || b == b'\n');
+            if block.iter().fold(1, |ok, &b| ok & plain(b)) == 1 {
+                i += BLOCK;
+                continue;
             }
-            i += 1;
-            continue;
         }
-        let c = text[i..].chars().next().unwrap_or_default();
-        let allowed = matches!(c, '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
-            || c >= '\u{10000}';
-        if !allowed {
-            return Err(control_character(text, i, c));
+        // A block with something else in it (or the last few bytes): character by character.
+        let end = (i + BLOCK).min(bytes.len());
+        while let Some(&b) = bytes.get(i).filter(|_| i < end) {
+            if b < 0x80 {
+                if !allowed_ascii(b) {
+                    return Err(control_character(text, i, char::from(b)));
+                }
+                i += 1;
+                continue;
+            }
+            let c = text[i..].chars().next().unwrap_or_default();
+            let allowed = matches!(c, '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+                || c >= '\u{10000}';
+            if !allowed {
+                return Err(control_character(text, i, c));
+            }
+            i += c.len_utf8();
         }
-        i += c.len_utf8();
     }
     Ok(())
 }
@@ -115,5 +131,26 @@ pub(super) fn location(text: &str, offset: usize) -> Location {
         line: breaks + 1,
         column: before[line_start..].chars().count() + 1,
         offset,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The offset of the refused character, wherever it falls in the blocks looked at whole.
+    #[test]
+    fn a_control_character_is_found_at_every_offset() {
+        for prefix in ["", "é", "\t\r\n", "\u{10000}"] {
+            for at in 0..100 {
+                let text = format!("{prefix}{}\u{7}{}", "a".repeat(at), "b".repeat(40));
+                let offset = prefix.len() + at;
+                match check_characters(&text).map_err(|e| e.location()) {
+                    Err(Location::Text { offset: found, .. }) => assert_eq!(found, offset),
+                    other => panic!("{prefix:?} {at}: {other:?}"),
+                }
+                assert!(check_characters(&text.replace('\u{7}', "\u{A0}")).is_ok());
+            }
+        }
     }
 }

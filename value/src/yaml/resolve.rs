@@ -184,6 +184,17 @@ pub(super) fn scalar(
     }
 }
 
+/// Whether [`scalar`] makes of this scalar the string of its own text (without an error):
+/// what nearly every map key is.
+pub(super) fn is_own_text(text: &str, style: ScalarStyle, tag: TagKind) -> bool {
+    match tag {
+        TagKind::None if style != ScalarStyle::Plain => true,
+        TagKind::Str | TagKind::NonSpecific | TagKind::Merge | TagKind::Other => true,
+        TagKind::None => matches!(resolve(text, tag), Resolved::Str | Resolved::Timestamp),
+        _ => false,
+    }
+}
+
 /// What yaml.v2's `resolve` makes of a text, before the tag is checked.
 #[derive(Debug, Clone, Copy)]
 enum Resolved {
