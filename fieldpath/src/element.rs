@@ -73,6 +73,11 @@ impl Key {
         Key(fields.into())
     }
 
+    /// A key from fields already shared and in the order to keep (sorted by name, stably).
+    pub(crate) fn from_shared(fields: Arc<[KeyField]>) -> Key {
+        Key(fields)
+    }
+
     /// The fields, sorted by name.
     pub fn fields(&self) -> &[KeyField] {
         &self.0

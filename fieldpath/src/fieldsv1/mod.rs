@@ -9,5 +9,6 @@
 //! element kinds are dropped, `null` values are members, duplicate keys merge.
 
 mod element;
+mod fast;
 mod read;
 mod write;

@@ -35,18 +35,35 @@ impl Set {
     /// Like [`Set::from_fields_v1`], and on failure also the part of the set that was read, as
     /// Go's `Set.FromJSON` leaves it next to its error.
     pub fn from_fields_v1_partial(bytes: &[u8]) -> (Set, Option<Error>) {
-        let mut reader = Reader::buffered(bytes, SET_FROM_JSON_BUFFER);
-        let (children, _) = read_node(&mut reader);
-        let set = children.unwrap_or_default();
-        let error = match reader.current_error() {
-            Some(error) => Some(error),
-            None => reader.expect_end().err(),
-        };
-        (
-            set,
-            error.map(|e| Error::from(e).with_kind(ErrorKind::FieldsV1)),
-        )
+        match super::fast::read(bytes) {
+            Some(set) => (set, None),
+            None => read_faithfully(bytes),
+        }
     }
+}
+
+impl Set {
+    /// [`Set::from_fields_v1_partial`] without its fast path: Go's reader step by step, for
+    /// any document. Not for use: the `fieldsv1` fuzz target holds the fast path to it.
+    #[doc(hidden)]
+    pub fn from_fields_v1_step_by_step(bytes: &[u8]) -> (Set, Option<Error>) {
+        read_faithfully(bytes)
+    }
+}
+
+/// [`Set::from_fields_v1_partial`] by Go's reader step by step, for any document.
+pub(super) fn read_faithfully(bytes: &[u8]) -> (Set, Option<Error>) {
+    let mut reader = Reader::buffered(bytes, SET_FROM_JSON_BUFFER);
+    let (children, _) = read_node(&mut reader);
+    let set = children.unwrap_or_default();
+    let error = match reader.current_error() {
+        Some(error) => Some(error),
+        None => reader.expect_end().err(),
+    };
+    (
+        set,
+        error.map(|e| Error::from(e).with_kind(ErrorKind::FieldsV1)),
+    )
 }
 
 impl Set {
@@ -142,7 +159,7 @@ fn add_child(
 /// The node's children (if any key made one) and whether the node itself is a member. The
 /// elements are placed as Go's reader places them one by one: a repeated key keeps its first
 /// element and replaces what an earlier one put below it.
-fn finish_node(node: NodeBuilder, member: bool) -> (Option<Set>, bool) {
+pub(super) fn finish_node(node: NodeBuilder, member: bool) -> (Option<Set>, bool) {
     if node.is_empty() {
         // A node with no children is a member whatever it says (`{}`, `null`, or only
         // dropped keys).
@@ -174,7 +191,7 @@ impl PathElement {
 }
 
 /// Why a key is not a path element.
-enum Refusal {
+pub(super) enum Refusal {
     /// A kind letter this version does not know: the key is dropped, not an error (Go's
     /// `ErrUnknownPathElementType`, kept for forward compatibility).
     UnknownKind,
@@ -212,7 +229,7 @@ fn read_node(reader: &mut Reader<'_>) -> (Option<Set>, bool) {
     finish_node(node, member)
 }
 
-fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
+pub(super) fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
     let [kind, separator, rest @ ..] = text else {
         return Err(Refusal::Invalid(element_error(
             "key must be 2 characters long:".into(),
@@ -262,7 +279,7 @@ fn parse_element(text: &[u8]) -> std::result::Result<PathElement, Refusal> {
 
 /// Go's `strconv.Atoi` on 64 bits: an optional sign, then decimal digits (leading zeros fine);
 /// refused at the first byte that is not a digit, or once the number overflows.
-fn atoi(text: &[u8]) -> std::result::Result<i64, Error> {
+pub(super) fn atoi(text: &[u8]) -> std::result::Result<i64, Error> {
     let fail = |why: &str| {
         let quoted = go_quote(&String::from_utf8_lossy(text));
         element_error(format!("strconv.Atoi: parsing {quoted}: {why}"))

@@ -61,6 +61,25 @@ impl NodeBuilder {
         }
     }
 
+    /// [`NodeBuilder::from_arrivals`] for elements read from JSON text, which cannot make
+    /// Go's order partial: every number there is a finite float (no NaN, no int at all).
+    pub(crate) fn from_json_arrivals(
+        members: Vec<PathElement>,
+        children: Vec<Child>,
+    ) -> NodeBuilder {
+        let builder = NodeBuilder {
+            members,
+            children,
+            fragility: Fragility::default(),
+        };
+        debug_assert!(
+            !NodeBuilder::from_arrivals(builder.members.clone(), builder.children.clone())
+                .fragility
+                .is_fragile()
+        );
+        builder
+    }
+
     /// `element` is a member of the node.
     pub(crate) fn member(&mut self, element: PathElement) {
         self.fragility.add(&element);
