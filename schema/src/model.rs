@@ -8,6 +8,9 @@
 
 use std::fmt;
 use std::hash::BuildHasher;
+use std::sync::{Arc, OnceLock};
+
+use compact_str::CompactString;
 
 use smd_value::Value;
 
@@ -122,17 +125,20 @@ impl fmt::Display for ElementRelationship {
 /// A named type of a schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TypeDef {
-    name: String,
+    /// Shared with the references to it where the reader can.
+    name: Arc<str>,
     atom: Atom,
 }
 
 impl TypeDef {
     /// A type named `name` whose values are described by `atom`.
-    pub fn new(name: impl Into<String>, atom: Atom) -> TypeDef {
-        TypeDef {
-            name: name.into(),
-            atom,
-        }
+    pub fn new(name: impl AsRef<str>, atom: Atom) -> TypeDef {
+        TypeDef::new_shared(Arc::from(name.as_ref()), atom)
+    }
+
+    /// A type named `name`, sharing the name's text.
+    pub(crate) fn new_shared(name: Arc<str>, atom: Atom) -> TypeDef {
+        TypeDef { name, atom }
     }
 
     /// The name (may be empty: Go does not require one).
@@ -260,7 +266,8 @@ pub struct TypeRef {
 /// The name in a [`TypeRef`], and what it was bound to.
 #[derive(Debug, Clone)]
 pub(crate) struct NamedType {
-    pub(crate) name: String,
+    /// Shared: a schema names the same types over and over.
+    pub(crate) name: Arc<str>,
     pub(crate) binding: Binding,
 }
 
@@ -285,10 +292,15 @@ impl PartialEq for TypeRef {
 
 impl TypeRef {
     /// A reference to the type named `name`.
-    pub fn named(name: impl Into<String>) -> TypeRef {
+    pub fn named(name: impl AsRef<str>) -> TypeRef {
+        TypeRef::named_shared(Arc::from(name.as_ref()))
+    }
+
+    /// A reference to the type named `name`, sharing the name's text.
+    pub(crate) fn named_shared(name: Arc<str>) -> TypeRef {
         TypeRef {
             named: Some(NamedType {
-                name: name.into(),
+                name,
                 binding: Binding::Unbound,
             }),
             ..TypeRef::default()
@@ -325,7 +337,7 @@ impl TypeRef {
 
     /// The name of the referred type, if it is referred to by name.
     pub fn named_type(&self) -> Option<&str> {
-        self.named.as_ref().map(|n| n.name.as_str())
+        self.named.as_ref().map(|n| &*n.name)
     }
 
     /// The inlined atom (empty when the reference is by name).
@@ -371,7 +383,9 @@ pub struct MapType {
     fields: Vec<StructField>,
     /// Positions into `fields` by name, the last declaration of a name (Go's lookup finds
     /// that one); only for maps with more fields than a scan of their lengths is worth.
-    index: Option<FieldIndex>,
+    /// Built by the first lookup that needs it: most map types of a schema are never looked
+    /// into, and building a schema should not pay for their indexes.
+    index: OnceLock<FieldIndex>,
     unions: Vec<Union>,
     element_type: TypeRef,
     element_relationship: ElementRelationship,
@@ -396,7 +410,7 @@ impl MapType {
     /// This map with these declared fields, in this (canonical) order.
     pub fn with_fields(mut self, fields: Vec<StructField>) -> MapType {
         self.fields = fields;
-        self.index = build_index(&self.fields);
+        self.index = OnceLock::new();
         self
     }
 
@@ -431,9 +445,11 @@ impl MapType {
     /// [`MapType::find_field`] of a name given as bytes (a path element's field name, which
     /// need not be UTF-8 and then names no field).
     pub fn find_field_bytes(&self, name: &[u8]) -> Option<&StructField> {
-        match &self.index {
-            Some(index) => index.find(&self.fields, name),
-            None => self.fields.iter().rev().find(|f| f.name.as_bytes() == name),
+        if self.fields.len() > INDEXED_FIELDS {
+            let index = self.index.get_or_init(|| FieldIndex::new(&self.fields));
+            index.find(&self.fields, name)
+        } else {
+            self.fields.iter().rev().find(|f| f.name.as_bytes() == name)
         }
     }
 
@@ -466,10 +482,6 @@ impl MapType {
 
 /// Above this many fields a map type's fields are found by hash, below by a scan.
 const INDEXED_FIELDS: usize = 8;
-
-fn build_index(fields: &[StructField]) -> Option<FieldIndex> {
-    (fields.len() > INDEXED_FIELDS).then(|| FieldIndex::new(fields))
-}
 
 /// Positions of fields by the hash of their names.
 #[derive(Clone)]
@@ -521,16 +533,17 @@ impl FieldIndex {
 /// A declared field of a map.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StructField {
-    name: String,
+    /// Inline when short, as field names mostly are: a schema has thousands of them.
+    name: CompactString,
     ty: TypeRef,
     default: Option<Value>,
 }
 
 impl StructField {
     /// A field named `name` of type `ty`, with no default.
-    pub fn new(name: impl Into<String>, ty: TypeRef) -> StructField {
+    pub fn new(name: impl AsRef<str>, ty: TypeRef) -> StructField {
         StructField {
-            name: name.into(),
+            name: CompactString::from(name.as_ref()),
             ty,
             default: None,
         }

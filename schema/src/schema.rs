@@ -1,6 +1,7 @@
 //! A schema: its named types, indexed by name once, and resolution of type references to atoms.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::model::{Atom, Binding, ElementRelationship, ListType, MapType, Scalar, StructField};
@@ -41,13 +42,15 @@ static NEXT_SCHEMA: AtomicU64 = AtomicU64::new(1);
 #[derive(Debug, Clone)]
 pub struct Schema {
     types: Vec<TypeDef>,
-    by_name: HashMap<String, TypeId>,
+    by_name: NameIndex,
     identity: u64,
     /// Per type: whether every value is valid as it (see [`Schema::accepts_anything`]).
-    accepts_anything: Vec<bool>,
+    /// Computed on first use, as is the next one: converting or reading a schema does not
+    /// need them, and a schema read only to be written never does.
+    accepts_anything: OnceLock<Vec<bool>>,
     /// Per type: whether its lists are all atomic or associative (see
     /// [`Schema::names_list_items`]).
-    names_list_items: Vec<bool>,
+    names_list_items: OnceLock<Vec<bool>>,
 }
 
 impl PartialEq for Schema {
@@ -68,24 +71,24 @@ impl Schema {
     pub fn new(mut types: Vec<TypeDef>) -> Schema {
         // A TypeId is 32 bits; no real schema comes near 4 billion types.
         types.truncate(u32::MAX as usize);
-        let mut by_name = HashMap::with_capacity(types.len());
-        for (i, t) in types.iter().enumerate() {
-            if let Ok(i) = u32::try_from(i) {
-                by_name.insert(t.name().to_owned(), TypeId(i));
+        let by_name = NameIndex::new(&types);
+        let identity = NEXT_SCHEMA.fetch_add(1, Ordering::Relaxed);
+        for i in 0..types.len() {
+            // The atom is taken out while its references are bound: the index reads the
+            // types' names, the atom's own type's included.
+            let Some(t) = types.get_mut(i) else { break };
+            let mut atom = std::mem::take(t.atom_mut());
+            bind_atom(&mut atom, &by_name, &types, identity);
+            if let Some(t) = types.get_mut(i) {
+                *t.atom_mut() = atom;
             }
         }
-        let identity = NEXT_SCHEMA.fetch_add(1, Ordering::Relaxed);
-        for t in &mut types {
-            bind_atom(t.atom_mut(), &by_name, identity);
-        }
-        let accepts_anything = closure(&types, identity, &ACCEPTS_ANYTHING);
-        let names_list_items = closure(&types, identity, &NAMES_LIST_ITEMS);
         Schema {
             types,
             by_name,
             identity,
-            accepts_anything,
-            names_list_items,
+            accepts_anything: OnceLock::new(),
+            names_list_items: OnceLock::new(),
         }
     }
 
@@ -134,7 +137,7 @@ impl Schema {
 
     /// The id of the type named `name` (the last one, if several have that name).
     pub fn find(&self, name: &str) -> Option<TypeId> {
-        self.by_name.get(name).copied()
+        self.by_name.find(&self.types, name)
     }
 
     /// The type named `name` (Go's `FindNamedType`).
@@ -200,7 +203,10 @@ impl Schema {
     /// Checking a value against such a type finds nothing, whatever the value; the deduced
     /// type of `fieldsV1` is one, and every stored object carries a few of those.
     pub fn accepts_anything(&self, tr: &TypeRef) -> bool {
-        self.holds(&self.accepts_anything, tr, &ACCEPTS_ANYTHING)
+        let per_type = self
+            .accepts_anything
+            .get_or_init(|| closure(&self.types, self.identity, &ACCEPTS_ANYTHING));
+        self.holds(per_type, tr, &ACCEPTS_ANYTHING)
     }
 
     /// Whether every list reachable from `tr` is atomic or associative (only references to
@@ -208,7 +214,10 @@ impl Schema {
     /// key or value, never by its position. A merge of a checked value into nothing then
     /// finds no error and rebuilds the value as it is.
     pub fn names_list_items(&self, tr: &TypeRef) -> bool {
-        self.holds(&self.names_list_items, tr, &NAMES_LIST_ITEMS)
+        let per_type = self
+            .names_list_items
+            .get_or_init(|| closure(&self.types, self.identity, &NAMES_LIST_ITEMS));
+        self.holds(per_type, tr, &NAMES_LIST_ITEMS)
     }
 
     fn holds(&self, per_type: &[bool], tr: &TypeRef, property: &Property) -> bool {
@@ -355,23 +364,48 @@ impl Property {
 /// one that does not (through a reverse index, so in linear time).
 fn closure(types: &[TypeDef], identity: u64, property: &Property) -> Vec<bool> {
     let mut holds = vec![true; types.len()];
-    let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); types.len()];
+    // The references of the types that hold so far, as (target, referrer) pairs: a type that
+    // does not hold is refused already, whatever it refers to.
+    let mut edges: Vec<(u32, u32)> = Vec::new();
     let mut refused = Vec::new();
     let mut targets = Targets::new();
     for (i, t) in types.iter().enumerate() {
         targets.clear();
-        if !property.atom_has(types, t.atom(), identity, &mut targets, 0) {
+        if property.atom_has(types, t.atom(), identity, &mut targets, 0) {
+            for &target in &targets {
+                if let (Ok(target), Ok(referrer)) = (u32::try_from(target), u32::try_from(i)) {
+                    edges.push((target, referrer));
+                }
+            }
+        } else {
             holds[i] = false;
             refused.push(i);
         }
-        for &target in &targets {
-            if let Some(r) = referrers.get_mut(target) {
-                r.push(i);
+    }
+    // The referrers of each type, in one array: those of type t at starts[t]..starts[t + 1].
+    let mut starts = vec![0usize; types.len() + 1];
+    for &(target, _) in &edges {
+        if let Some(n) = starts.get_mut(target as usize + 1) {
+            *n += 1;
+        }
+    }
+    for t in 1..starts.len() {
+        starts[t] += starts[t - 1];
+    }
+    let mut referrers = vec![0u32; edges.len()];
+    let mut next = starts.clone();
+    for &(target, referrer) in &edges {
+        if let Some(at) = next.get_mut(target as usize) {
+            if let Some(slot) = referrers.get_mut(*at) {
+                *slot = referrer;
             }
+            *at += 1;
         }
     }
     while let Some(i) = refused.pop() {
-        for &referrer in referrers.get(i).map(Vec::as_slice).unwrap_or_default() {
+        let range = starts.get(i).copied().unwrap_or(0)..starts.get(i + 1).copied().unwrap_or(0);
+        for &referrer in referrers.get(range).unwrap_or_default() {
+            let referrer = referrer as usize;
             if holds[referrer] {
                 holds[referrer] = false;
                 refused.push(referrer);
@@ -381,21 +415,64 @@ fn closure(types: &[TypeDef], identity: u64, property: &Property) -> Vec<bool> {
     holds
 }
 
-fn bind_atom(atom: &mut Atom, by_name: &HashMap<String, TypeId>, identity: u64) {
-    atom.for_each_ref_mut(&mut |tr| bind_ref(tr, by_name, identity));
+/// The types by name: positions into the schema's types, hashed with foldhash seeded per
+/// process (names come from documents, so colliding ones must not be choosable ahead of time).
+#[derive(Clone)]
+struct NameIndex {
+    table: hashbrown::HashTable<TypeId>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl std::fmt::Debug for NameIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NameIndex")
+    }
+}
+
+impl NameIndex {
+    /// The index of `types`; for equal names the last one wins, as in Go.
+    fn new(types: &[TypeDef]) -> NameIndex {
+        let hasher = foldhash::fast::RandomState::default();
+        let mut table = hashbrown::HashTable::with_capacity(types.len());
+        let name_of = |id: &TypeId| types.get(id.index()).map_or("", TypeDef::name);
+        for (i, t) in types.iter().enumerate() {
+            let Ok(i) = u32::try_from(i) else { break };
+            let hash = hasher.hash_one(t.name());
+            match table.find_mut(hash, |id| name_of(id) == t.name()) {
+                Some(slot) => *slot = TypeId(i),
+                None => {
+                    table.insert_unique(hash, TypeId(i), |id| hasher.hash_one(name_of(id)));
+                }
+            }
+        }
+        NameIndex { table, hasher }
+    }
+
+    fn find(&self, types: &[TypeDef], name: &str) -> Option<TypeId> {
+        let hash = self.hasher.hash_one(name);
+        self.table
+            .find(hash, |id| {
+                types.get(id.index()).is_some_and(|t| t.name() == name)
+            })
+            .copied()
+    }
+}
+
+fn bind_atom(atom: &mut Atom, by_name: &NameIndex, types: &[TypeDef], identity: u64) {
+    atom.for_each_ref_mut(&mut |tr| bind_ref(tr, by_name, types, identity));
 }
 
 /// Binds `tr` and the references inside it. Recursion follows the nesting of inlined atoms in
 /// the document (bounded by the reader's depth limit), never named references, so a schema that
 /// refers to itself is walked once.
-fn bind_ref(tr: &mut TypeRef, by_name: &HashMap<String, TypeId>, identity: u64) {
+fn bind_ref(tr: &mut TypeRef, by_name: &NameIndex, types: &[TypeDef], identity: u64) {
     if let Some(named) = tr.named_mut() {
         named.binding = Binding::Bound {
             schema: identity,
-            target: by_name.get(&named.name).copied(),
+            target: by_name.find(types, &named.name),
         };
     }
-    bind_atom(tr.inlined_mut(), by_name, identity);
+    bind_atom(tr.inlined_mut(), by_name, types, identity);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

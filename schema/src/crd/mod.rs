@@ -27,6 +27,7 @@
 //! non-DNS-1035 names, a storage version missing from `status.storedVersions`). The rest of the
 //! API server's validation (names, group, scope, CEL rules) is not done.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -197,7 +198,7 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
         });
     }
 
-    let mut schemas: Vec<(String, Node)> = Vec::new();
+    let mut schemas: Vec<(String, Node<'_>)> = Vec::new();
     let mut index = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         let at = format!("#/spec/versions/{i}");
@@ -237,7 +238,15 @@ pub fn convert(crd: &Value) -> Result<Converted, Error> {
         ("openapi", Node::Str("3.0.0".into())),
         (
             "components",
-            obj(vec![("schemas", Node::Obj(schemas.into_iter().collect()))]),
+            obj(vec![(
+                "schemas",
+                Node::Obj(
+                    schemas
+                        .into_iter()
+                        .map(|(k, v)| (Cow::Owned(k), v))
+                        .collect(),
+                ),
+            )]),
         ),
     ]);
     let converted = Document::from_crd_node(&doc)
@@ -351,7 +360,7 @@ fn ref_refs<'a>(tr: &'a TypeRef, out: &mut Vec<&'a str>, depth: usize) {
 /// [`structural_leaf`].
 ///
 /// Errors are boxed: every `?` on the way down reserves room for one.
-fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Box<Error>> {
+fn structural<'a>(v: &'a Value, at: &str, depth: usize) -> Result<Node<'a>, Box<Error>> {
     if depth >= MAX_DEPTH {
         return Err(Box::new(Error::new(
             at,
@@ -364,7 +373,7 @@ fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Box<Error>> {
     let Value::Map(m) = v else {
         return Err(Box::new(Error::new(at, "expected an object")));
     };
-    let mut out: Vec<(String, Node)> = Vec::new();
+    let mut out: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
     for (k, val) in m.iter() {
         let here = format!("{at}/{}", escape(k));
         let node = match (k, val) {
@@ -375,32 +384,40 @@ fn structural(v: &Value, at: &str, depth: usize) -> Result<Node, Box<Error>> {
             _ => structural_leaf(k, val, &here)?,
         };
         if let Some(node) = node {
-            out.push((k.to_owned(), node));
+            out.push((Cow::Borrowed(k), node));
         }
     }
     Ok(Node::Obj(out))
 }
 
 #[inline(never)]
-fn structural_properties(props: &Map, here: &str, depth: usize) -> Result<Node, Box<Error>> {
+fn structural_properties<'a>(
+    props: &'a Map,
+    here: &str,
+    depth: usize,
+) -> Result<Node<'a>, Box<Error>> {
     let mut ps = Vec::with_capacity(props.len());
     for (name, p) in props.iter() {
         let there = format!("{here}/{}", escape(name));
-        ps.push((name.to_owned(), structural(p, &there, depth + 1)?));
+        ps.push((Cow::Borrowed(name), structural(p, &there, depth + 1)?));
     }
     Ok(Node::Obj(ps))
 }
 
 /// A member of a CRD schema that holds no schema, as [`structural`] keeps it (`None`: dropped).
 #[inline(never)]
-fn structural_leaf(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Box<Error>> {
+fn structural_leaf<'a>(
+    k: &str,
+    val: &'a Value,
+    here: &str,
+) -> Result<Option<Node<'a>>, Box<Error>> {
     leaf_member(k, val, here).map_err(Box::new)
 }
 
-fn leaf_member(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Error> {
+fn leaf_member<'a>(k: &str, val: &'a Value, here: &str) -> Result<Option<Node<'a>>, Error> {
     Ok(match k {
         "type" | "format" => match val {
-            Value::String(s) if !s.is_empty() => Some(Node::Str(s.clone())),
+            Value::String(s) if !s.is_empty() => Some(Node::Str(Cow::Borrowed(s))),
             Value::String(_) | Value::Null => None,
             _ => return Err(Error::new(here, "expected a string")),
         },
@@ -413,7 +430,7 @@ fn leaf_member(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Error> 
             _ => return Err(Error::new(here, "expected a boolean")),
         },
         "x-kubernetes-list-type" | "x-kubernetes-map-type" => match val {
-            Value::String(s) => Some(Node::Str(s.clone())),
+            Value::String(s) => Some(Node::Str(Cow::Borrowed(s))),
             Value::Null => None,
             _ => return Err(Error::new(here, "expected a string")),
         },
@@ -422,7 +439,7 @@ fn leaf_member(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Error> 
                 let mut keys = Vec::with_capacity(l.len());
                 for (i, key) in l.iter().enumerate() {
                     match key {
-                        Value::String(s) => keys.push(Node::Str(s.clone())),
+                        Value::String(s) => keys.push(Node::Str(Cow::Borrowed(s))),
                         _ => {
                             return Err(Error::new(format!("{here}/{i}"), "expected a string"));
                         }
@@ -458,13 +475,13 @@ fn leaf_member(k: &str, val: &Value, here: &str) -> Result<Option<Node>, Error> 
 
 /// `addEmbeddedProperties`: objects marked `x-kubernetes-embedded-resource` get `apiVersion`,
 /// `kind` and `metadata`.
-fn add_embedded_properties(n: &mut Node, depth: usize) {
+fn add_embedded_properties(n: &mut Node<'_>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     let Node::Obj(members) = n else { return };
     for (k, v) in members.iter_mut() {
-        match k.as_str() {
+        match k.as_ref() {
             "properties" => {
                 if let Node::Obj(props) = v {
                     for (_, p) in props.iter_mut() {
@@ -486,47 +503,47 @@ fn add_embedded_properties(n: &mut Node, depth: usize) {
     }
 }
 
-fn obj(members: Vec<(&str, Node)>) -> Node {
+fn obj<'a>(members: Vec<(&'a str, Node<'a>)>) -> Node<'a> {
     Node::Obj(
         members
             .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
+            .map(|(k, v)| (Cow::Borrowed(k), v))
             .collect(),
     )
 }
 
-fn string_type() -> Node {
+fn string_type() -> Node<'static> {
     obj(vec![("type", Node::Str("string".into()))])
 }
 
-fn reference(name: &str) -> Node {
+fn reference(name: &str) -> Node<'static> {
     obj(vec![(
         "$ref",
-        Node::Str(format!("#/components/schemas/{name}")),
+        Node::Str(Cow::Owned(format!("#/components/schemas/{name}"))),
     )])
 }
 
-fn gvk_node(group: &str, version: &str, kind: &str) -> Node {
+fn gvk_node(group: &str, version: &str, kind: &str) -> Node<'static> {
     Node::Arr(vec![obj(vec![
-        ("group", Node::Str(group.into())),
-        ("kind", Node::Str(kind.into())),
-        ("version", Node::Str(version.into())),
+        ("group", Node::Str(Cow::Owned(group.to_owned()))),
+        ("kind", Node::Str(Cow::Owned(kind.to_owned()))),
+        ("version", Node::Str(Cow::Owned(version.to_owned()))),
     ])])
 }
 
-fn set_member(n: &mut Node, key: &str, value: Node) {
+fn set_member<'a>(n: &mut Node<'a>, key: &str, value: Node<'a>) {
     if let Node::Obj(members) = n {
         match members.iter_mut().find(|(k, _)| k == key) {
             Some((_, v)) => *v = value,
-            None => members.push((key.to_owned(), value)),
+            None => members.push((Cow::Owned(key.to_owned()), value)),
         }
     }
 }
 
-fn set_property(n: &mut Node, name: &str, value: Node) {
+fn set_property<'a>(n: &mut Node<'a>, name: &str, value: Node<'a>) {
     let Node::Obj(members) = n else { return };
     if !members.iter().any(|(k, _)| k == "properties") {
-        members.push(("properties".to_owned(), Node::Obj(Vec::new())));
+        members.push((Cow::Borrowed("properties"), Node::Obj(Vec::new())));
     }
     if let Some((_, props)) = members.iter_mut().find(|(k, _)| k == "properties") {
         if !matches!(props, Node::Obj(_)) {

@@ -4,6 +4,9 @@
 //! References are never followed (a reference becomes a named type), so recursion follows the
 //! nesting of the document only, which the reader bounds.
 
+use std::fmt;
+use std::sync::Arc;
+
 use smd_value::Value;
 
 use super::error::{Error, Problem, problem};
@@ -22,14 +25,22 @@ const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
 
 /// Converts named definitions; `base` is the JSON pointer path of the map holding them.
-pub(crate) fn to_schema(
-    definitions: &[(String, SpecSchema)],
-    base: &[&str],
+pub(crate) fn to_schema<'a>(
+    definitions: &'a [(String, SpecSchema)],
+    base: &[&'a str],
 ) -> Result<Schema, Error> {
     let mut c = Converter {
-        path: base.iter().map(|s| (*s).to_owned()).collect(),
+        path: base.to_vec(),
         problems: Vec::new(),
+        names: Names::default(),
+        definitions: hashbrown::HashMap::with_capacity_and_hasher(
+            definitions.len(),
+            foldhash::fast::RandomState::default(),
+        ),
     };
+    for (name, _) in definitions {
+        c.definitions.insert(name, Arc::from(name.as_str()));
+    }
     let mut types = Vec::with_capacity(definitions.len() + 2);
     for (name, spec) in definitions {
         // A definition that is only a reference is skipped.
@@ -41,12 +52,16 @@ pub(crate) fn to_schema(
         } else if name == RAW_EXTENSION {
             untyped_atom()
         } else {
-            c.path.push(name.clone());
-            let atom = c.visit(spec, name, false);
+            c.path.push(name);
+            let atom = c.visit(spec, Scope::named(name), false);
             c.path.pop();
             atom
         };
-        types.push(TypeDef::new(name.clone(), atom));
+        let name = match c.definitions.get(name.as_str()) {
+            Some(shared) => shared.clone(),
+            None => Arc::from(name.as_str()),
+        };
+        types.push(TypeDef::new_shared(name, atom));
     }
     if !c.problems.is_empty() {
         return Err(Error::convert(c.problems));
@@ -89,7 +104,7 @@ fn deduced_atom() -> Atom {
 /// A field of a map type, with the default of its schema.
 #[inline(never)]
 fn field(name: &str, ty: TypeRef, member: &SpecSchema) -> StructField {
-    let field = StructField::new(name.to_owned(), ty);
+    let field = StructField::new(name, ty);
     match &member.default {
         Some(d) => field.with_default(d.clone()),
         None => field,
@@ -122,10 +137,35 @@ fn preserves(ext: &Extensions) -> bool {
     ext.preserve_unknown_fields == Some(Value::Bool(true))
 }
 
-/// Go's scope text for a schema inlined in `scope`.
-#[inline(never)]
-fn inlined_in(scope: &str) -> String {
-    format!("inlined in {scope}")
+/// Where a schema is, as Go's problems name it: a definition's name, or `inlined in ` that
+/// many times before it. Only a problem writes it out: most schemas have none.
+#[derive(Debug, Clone, Copy)]
+struct Scope<'a> {
+    name: &'a str,
+    inlined: usize,
+}
+
+impl<'a> Scope<'a> {
+    fn named(name: &'a str) -> Scope<'a> {
+        Scope { name, inlined: 0 }
+    }
+
+    /// The scope of a schema inlined in this one.
+    fn inlined(self) -> Scope<'a> {
+        Scope {
+            inlined: self.inlined + 1,
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Scope<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for _ in 0..self.inlined {
+            f.write_str("inlined in ")?;
+        }
+        f.write_str(self.name)
+    }
 }
 
 #[inline(never)]
@@ -133,16 +173,24 @@ fn inlined_ref(atom: Atom, nullable: bool) -> TypeRef {
     TypeRef::inlined(atom).with_nullable(nullable)
 }
 
-struct Converter {
+struct Converter<'a> {
     /// The JSON pointer path of the schema at hand.
-    path: Vec<String>,
+    path: Vec<&'a str>,
     problems: Vec<Problem>,
+    names: Names<'a>,
+    /// The definitions' names, shared by the types and the references to them.
+    definitions: hashbrown::HashMap<&'a str, Arc<str>, foldhash::fast::RandomState>,
 }
 
-impl Converter {
-    fn report(&mut self, scope: &str, message: String) {
+/// The names of referred types by reference (`None`: the reference names no type), each kept
+/// once and shared by every reference to it. References come from documents, so the table
+/// hashes with foldhash seeded per process.
+type Names<'a> = hashbrown::HashMap<&'a str, Option<Arc<str>>, foldhash::fast::RandomState>;
+
+impl<'a> Converter<'a> {
+    fn report(&mut self, scope: Scope<'_>, message: String) {
         self.problems
-            .push(problem(pointer(&self.path), scope, message));
+            .push(problem(pointer(&self.path), &scope.to_string(), message));
     }
 
     /// Go's `visitSpec`: a schema opts itself and its inlined descendants into preserving
@@ -151,12 +199,12 @@ impl Converter {
     /// Inlined schemas nest as deep as the document, so the functions on the way down (this
     /// one, `parse_schema`, `parse_object`, `parse_list`, `make_ref`) keep small frames,
     /// unoptimised builds included: what holds no schema is built out of line.
-    fn visit(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+    fn visit(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> Atom {
         let preserve = preserve || preserves(&spec.extensions);
         self.parse_schema(spec, scope, preserve)
     }
 
-    fn parse_schema(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+    fn parse_schema(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> Atom {
         match spec.ty.as_str() {
             "object" => self.parse_object(spec, scope, preserve),
             "array" => self.parse_list(spec, scope, preserve),
@@ -167,7 +215,7 @@ impl Converter {
 
     /// The atom of a schema without a type: a list and a map of anything.
     #[inline(never)]
-    fn untyped(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+    fn untyped(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> Atom {
         // Go evaluates the list before the map.
         let list = self.parse_list(spec, scope, preserve);
         let map = self.parse_object(spec, scope, preserve);
@@ -176,7 +224,7 @@ impl Converter {
 
     /// The atom of a schema whose type is neither empty, `object` nor `array`.
     #[inline(never)]
-    fn scalar(&mut self, spec: &SpecSchema, scope: &str) -> Atom {
+    fn scalar(&mut self, spec: &'a SpecSchema, scope: Scope<'_>) -> Atom {
         match spec.ty.as_str() {
             "integer" | "number" => Atom::scalar(Scalar::Numeric),
             "boolean" => Atom::scalar(Scalar::Boolean),
@@ -193,30 +241,40 @@ impl Converter {
 
     /// Go's `makeOpenAPIRef`: a named reference (a `$ref`, or a single-element `allOf` of
     /// one), or the schema converted inline.
-    fn make_ref(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> TypeRef {
+    fn make_ref(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> TypeRef {
         if let Some(tr) = self.named_ref(spec, scope) {
             return tr;
         }
-        let inner = inlined_in(scope);
-        let atom = self.visit(spec, &inner, preserve);
+        let atom = self.visit(spec, scope.inlined(), preserve);
         inlined_ref(atom, spec.nullable)
     }
 
     /// The named reference `spec` makes, if it is one.
     #[inline(never)]
-    fn named_ref(&mut self, spec: &SpecSchema, scope: &str) -> Option<TypeRef> {
+    fn named_ref(&mut self, spec: &'a SpecSchema, scope: Scope<'_>) -> Option<TypeRef> {
         let mut reference = spec.reference.as_str();
         if reference.is_empty() {
             if let [only] = spec.all_of.as_slice() {
                 reference = only.reference.as_str();
             }
         }
-        let name = last_segment(reference);
-        if name.is_empty() {
+        if reference.is_empty() {
             return None;
         }
+        // By the whole reference: finding its last segment costs more than hashing it.
+        let shared = self
+            .names
+            .entry(reference)
+            .or_insert_with(|| {
+                let name = last_segment(reference);
+                (!name.is_empty()).then(|| match self.definitions.get(name) {
+                    Some(shared) => shared.clone(),
+                    None => Arc::from(name),
+                })
+            })
+            .clone()?;
         let relationship = self.map_relationship(&spec.extensions, scope);
-        let tr = TypeRef::named(name).with_nullable(spec.nullable);
+        let tr = TypeRef::named_shared(shared).with_nullable(spec.nullable);
         Some(match relationship {
             Some(r) => tr.with_element_relationship(r),
             None => tr,
@@ -224,11 +282,11 @@ impl Converter {
     }
 
     /// The atom of an object: only a map.
-    fn parse_object(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+    fn parse_object(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> Atom {
         let fields = self.fields(spec, scope, preserve);
         let element_type = match &spec.additional_properties {
             Some(Additional::Schema(s)) => {
-                self.path.push("additionalProperties".to_owned());
+                self.path.push("additionalProperties");
                 let ty = self.make_ref(s, scope, preserve);
                 self.path.pop();
                 ty
@@ -240,12 +298,17 @@ impl Converter {
 
     /// The fields of an object, in document order.
     #[inline(never)]
-    fn fields(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Vec<StructField> {
+    fn fields(
+        &mut self,
+        spec: &'a SpecSchema,
+        scope: Scope<'_>,
+        preserve: bool,
+    ) -> Vec<StructField> {
         let mut fields = Vec::with_capacity(spec.properties.len());
         for (name, member) in &spec.properties {
             let depth = self.path.len();
-            self.path.push("properties".to_owned());
-            self.path.push(name.clone());
+            self.path.push("properties");
+            self.path.push(name);
             let ty = self.make_ref(member, scope, preserve);
             self.path.truncate(depth);
             fields.push(field(name, ty, member));
@@ -261,7 +324,7 @@ impl Converter {
         mut fields: Vec<StructField>,
         element_type: TypeRef,
         ext: &Extensions,
-        scope: &str,
+        scope: Scope<'_>,
     ) -> Atom {
         fields.sort_by(|a, b| a.name().cmp(b.name()));
         let relationship = self.map_relationship(ext, scope).unwrap_or_default();
@@ -274,12 +337,12 @@ impl Converter {
     }
 
     /// The atom of a list: only a list.
-    fn parse_list(&mut self, spec: &SpecSchema, scope: &str, preserve: bool) -> Atom {
+    fn parse_list(&mut self, spec: &'a SpecSchema, scope: Scope<'_>, preserve: bool) -> Atom {
         // Go reads the relationship first: its problems come first.
         let (relationship, keys) = self.list_relationship(&spec.extensions, scope);
         let element_type = match &spec.items {
             Some(Some(item)) => {
-                self.path.push("items".to_owned());
+                self.path.push("items");
                 let ty = self.make_ref(item, scope, preserve);
                 self.path.pop();
                 ty
@@ -291,7 +354,7 @@ impl Converter {
 
     /// The element type of a list whose `items` is not one schema.
     #[inline(never)]
-    fn plain_items(&mut self, spec: &SpecSchema, scope: &str) -> TypeRef {
+    fn plain_items(&mut self, spec: &'a SpecSchema, scope: Scope<'_>) -> TypeRef {
         if spec.items.is_some() {
             self.report(
                 scope,
@@ -312,7 +375,7 @@ impl Converter {
     fn list_relationship(
         &mut self,
         ext: &Extensions,
-        scope: &str,
+        scope: Scope<'_>,
     ) -> (ElementRelationship, Vec<String>) {
         use ElementRelationship::{Associative, Atomic};
         if let Some(list_type) = &ext.list_type {
@@ -366,7 +429,11 @@ impl Converter {
     }
 
     /// Go's `getMapElementRelationship`: `None` when unset (or unknown, which is reported).
-    fn map_relationship(&mut self, ext: &Extensions, scope: &str) -> Option<ElementRelationship> {
+    fn map_relationship(
+        &mut self,
+        ext: &Extensions,
+        scope: Scope<'_>,
+    ) -> Option<ElementRelationship> {
         let map_type = ext.map_type.as_ref()?;
         match map_type.as_str() {
             Some("atomic") => Some(ElementRelationship::Atomic),

@@ -52,6 +52,7 @@ use crate::Schema;
 use crate::gvk::GvkIndex;
 use node::Node;
 use spec::{Reader, SpecSchema};
+use std::borrow::Cow;
 
 /// A `Result` whose error is an OpenAPI [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -222,9 +223,9 @@ impl Document {
 
 /// The JSON kind of each top-level part Go's document structs declare (only the shape at the
 /// top: the parts smd does not read are not checked further).
-fn check_top_level(version: Version, members: &[(String, Node)]) -> Result<()> {
+fn check_top_level(version: Version, members: &[(Cow<'_, str>, Node<'_>)]) -> Result<()> {
     for (key, value) in members {
-        let expected = match (version, key.as_str()) {
+        let expected = match (version, key.as_ref()) {
             (Version::V2, "swagger" | "host" | "basePath" | "id") | (Version::V3, "openapi") => {
                 "string"
             }

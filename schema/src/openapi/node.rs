@@ -3,8 +3,10 @@
 //! were written as integers, and maps and lists nest at most [`MAX_DEPTH`] levels, the limit of
 //! every smd reader (Go's JSON reader allows 10,000; the message says the limit is smd's).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use smd_value::{MAX_DEPTH, Value};
@@ -16,9 +18,10 @@ fn too_deep() -> String {
     )
 }
 
-/// A JSON value.
+/// A JSON value. Its strings borrow the text it was read from where they can (those without
+/// escapes): a document is read once into nodes, then into a model that keeps what it needs.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Node {
+pub(crate) enum Node<'a> {
     Null,
     Bool(bool),
     /// A number written with integer syntax that fits an `i64`.
@@ -27,19 +30,23 @@ pub(crate) enum Node {
     UInt(u64),
     /// Any other number.
     Float(f64),
-    Str(String),
-    Arr(Vec<Node>),
+    Str(Cow<'a, str>),
+    Arr(Vec<Node<'a>>),
     /// Members in document order, names unique.
-    Obj(Vec<(String, Node)>),
+    Obj(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
-impl Node {
+impl<'a> Node<'a> {
     /// Reads one JSON document (trailing whitespace only).
-    pub(crate) fn from_json(bytes: &[u8]) -> Result<Node, serde_json::Error> {
+    pub(crate) fn from_json(bytes: &'a [u8]) -> Result<Node<'a>, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         // serde_json's own limit (128) is lower than smd's: the seed counts instead.
         de.disable_recursion_limit();
-        let node = NodeSeed { depth: 0 }.deserialize(&mut de)?;
+        let node = NodeSeed {
+            depth: 0,
+            text: PhantomData,
+        }
+        .deserialize(&mut de)?;
         de.end()?;
         Ok(node)
     }
@@ -47,7 +54,7 @@ impl Node {
     /// Converts a value read from YAML, as `sigs.k8s.io/yaml` turns YAML into JSON for Go:
     /// non-finite floats have no JSON form and are refused. `depth` is the number of maps and
     /// lists around `v`.
-    pub(crate) fn from_value(v: &Value, depth: usize) -> Result<Node, String> {
+    pub(crate) fn from_value(v: &'a Value, depth: usize) -> Result<Node<'a>, String> {
         if depth > MAX_DEPTH {
             return Err(too_deep());
         }
@@ -59,7 +66,7 @@ impl Node {
             Value::Int(i) => Node::Int(*i),
             Value::Float(f) if f.is_finite() => Node::Float(*f),
             Value::Float(f) => return Err(format!("the number {f} has no JSON form")),
-            Value::String(s) => Node::Str(s.clone()),
+            Value::String(s) => Node::Str(Cow::Borrowed(s)),
             Value::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -70,7 +77,7 @@ impl Node {
             Value::Map(m) => {
                 let mut out = Vec::with_capacity(m.len());
                 for (k, v) in m.iter() {
-                    out.push((k.to_owned(), Node::from_value(v, depth + 1)?));
+                    out.push((Cow::Borrowed(k), Node::from_value(v, depth + 1)?));
                 }
                 Node::Obj(out)
             }
@@ -110,7 +117,7 @@ impl Node {
             Node::Int(i) => Value::Float(*i as f64),
             Node::UInt(u) => Value::Float(*u as f64),
             Node::Float(f) => Value::Float(*f),
-            Node::Str(s) => Value::String(s.clone()),
+            Node::Str(s) => Value::String(s.to_string()),
             Node::Arr(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -121,7 +128,7 @@ impl Node {
             Node::Obj(members) => {
                 let mut m = smd_value::Map::with_capacity(members.len());
                 for (k, v) in members {
-                    m.insert(k.clone(), v.convert(int));
+                    m.insert(k.as_ref(), v.convert(int));
                 }
                 Value::Map(m)
             }
@@ -129,69 +136,112 @@ impl Node {
     }
 }
 
-struct NodeSeed {
+struct NodeSeed<'de> {
     depth: usize,
+    text: PhantomData<&'de str>,
 }
 
-impl<'de> DeserializeSeed<'de> for NodeSeed {
-    type Value = Node;
+impl<'de> DeserializeSeed<'de> for NodeSeed<'de> {
+    type Value = Node<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-        d.deserialize_any(NodeVisitor { depth: self.depth })
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
+        d.deserialize_any(NodeVisitor {
+            depth: self.depth,
+            text: PhantomData,
+        })
     }
 }
 
-struct NodeVisitor {
+struct NodeVisitor<'de> {
     depth: usize,
+    text: PhantomData<&'de str>,
 }
 
-impl NodeVisitor {
+impl<'de> NodeVisitor<'de> {
     /// The seed of the values inside a map or list at this depth.
-    fn inner<E: de::Error>(&self) -> Result<NodeSeed, E> {
+    fn inner<E: de::Error>(&self) -> Result<NodeSeed<'de>, E> {
         let depth = self.depth + 1;
         if depth > MAX_DEPTH {
             return Err(E::custom(too_deep()));
         }
-        Ok(NodeSeed { depth })
+        Ok(NodeSeed {
+            depth,
+            text: PhantomData,
+        })
     }
 }
 
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node;
+/// A member name, borrowed from the text when it has no escapes.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(KeySeed)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'de> Visitor<'de> for NodeVisitor<'de> {
+    type Value = Node<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_unit<E>(self) -> Result<Node, E> {
+    fn visit_unit<E>(self) -> Result<Node<'de>, E> {
         Ok(Node::Null)
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+    fn visit_bool<E>(self, v: bool) -> Result<Node<'de>, E> {
         Ok(Node::Bool(v))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+    fn visit_i64<E>(self, v: i64) -> Result<Node<'de>, E> {
         Ok(Node::Int(v))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+    fn visit_u64<E>(self, v: u64) -> Result<Node<'de>, E> {
         Ok(i64::try_from(v).map_or(Node::UInt(v), Node::Int))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+    fn visit_f64<E>(self, v: f64) -> Result<Node<'de>, E> {
         Ok(Node::Float(v))
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-        Ok(Node::Str(v.to_owned()))
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Borrowed(v)))
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Node, E> {
-        Ok(Node::Str(v))
+    fn visit_str<E>(self, v: &str) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v.to_owned())))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+    fn visit_string<E>(self, v: String) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(self.inner()?)? {
             items.push(item);
@@ -199,16 +249,17 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Node::Arr(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-        let mut members: Vec<(String, Node)> = Vec::new();
-        let mut seen: Option<HashSet<String>> = None;
-        while let Some(key) = map.next_key::<String>()? {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
+        let mut members: Vec<(Cow<'de, str>, Node<'de>)> = Vec::new();
+        let mut seen: Option<HashSet<Cow<'de, str>>> = None;
+        while let Some(key) = map.next_key_seed(KeySeed)? {
             // Small objects are checked by a scan, large ones through a set.
             let duplicate = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None if members.len() < 16 => members.iter().any(|(k, _)| *k == key),
                 None => {
-                    let mut set: HashSet<String> = members.iter().map(|(k, _)| k.clone()).collect();
+                    let mut set: HashSet<Cow<'de, str>> =
+                        members.iter().map(|(k, _)| k.clone()).collect();
                     let duplicate = !set.insert(key.clone());
                     seen = Some(set);
                     duplicate

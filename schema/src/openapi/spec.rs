@@ -2,6 +2,8 @@
 //! reader: the parts `schemaconv` reads, and a check of every other part's JSON type (Go
 //! refuses a document whose `maxLength` is `1.5` or whose `allOf` is an object).
 
+use std::fmt::Write;
+
 use smd_value::{MAX_DEPTH, Value};
 
 use super::error::ReadError;
@@ -51,7 +53,7 @@ pub(crate) struct Extensions {
 
 /// Reads schema objects, keeping the JSON pointer of the node at hand for messages.
 pub(crate) struct Reader {
-    path: Vec<String>,
+    path: Path,
     /// Defaults keep integers as integers: a CRD's defaults reach schemaconv in memory,
     /// decoded by apimachinery's JSON (integers as int64), not through kube-openapi's reader.
     pub(crate) int_defaults: bool,
@@ -63,7 +65,7 @@ pub(crate) struct Reader {
 impl Reader {
     pub(crate) fn new() -> Reader {
         Reader {
-            path: Vec::new(),
+            path: Path::default(),
             int_defaults: false,
             depth: 0,
         }
@@ -71,7 +73,7 @@ impl Reader {
 
     /// The JSON pointer (as a URI fragment) of the node at hand.
     pub(crate) fn pointer(&self) -> String {
-        pointer(&self.path)
+        self.path.pointer()
     }
 
     fn error(&self, message: impl Into<String>) -> ReadError {
@@ -87,7 +89,7 @@ impl Reader {
         segment: &str,
         f: impl FnOnce(&mut Reader) -> Result<T, ReadError>,
     ) -> Result<T, ReadError> {
-        self.path.push(segment.to_owned());
+        self.path.push(segment);
         let result = f(self);
         self.path.pop();
         result
@@ -106,13 +108,13 @@ impl Reader {
             Node::Obj(members) => {
                 let mut out = Vec::with_capacity(members.len());
                 for (name, member) in members {
-                    self.path.push(name.clone());
+                    self.path.push(name);
                     if !null_members && *member == Node::Null {
                         return Err(
                             self.error("a null schema (Go's converter dereferences it and panics)")
                         );
                     }
-                    out.push((name.clone(), SpecSchema::default()));
+                    out.push((name.to_string(), SpecSchema::default()));
                     if let Some((_, s)) = out.last_mut() {
                         self.schema_into(member, s)?;
                     }
@@ -149,7 +151,7 @@ impl Reader {
         }
         self.depth += 1;
         for (key, value) in members {
-            self.path.push(key.clone());
+            self.path.push(key);
             self.member(s, key, value)?;
             self.path.pop();
         }
@@ -205,7 +207,7 @@ impl Reader {
             "type" => {
                 s.ty = match value {
                     Node::Null => String::new(),
-                    Node::Str(t) => t.clone(),
+                    Node::Str(t) => t.to_string(),
                     Node::Arr(items) => {
                         let mut first = None;
                         for (i, item) in items.iter().enumerate() {
@@ -284,7 +286,7 @@ impl Reader {
     fn string(&mut self, node: &Node) -> Result<String, ReadError> {
         match node {
             Node::Null => Ok(String::new()),
-            Node::Str(s) => Ok(s.clone()),
+            Node::Str(s) => Ok(s.to_string()),
             other => Err(self.wrong(other, "a string")),
         }
     }
@@ -317,7 +319,7 @@ impl Reader {
             Node::Arr(items) => {
                 out.reserve(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    self.path.push(i.to_string());
+                    self.path.push_index(i);
                     out.push(SpecSchema::default());
                     if let Some(s) = out.last_mut() {
                         self.schema_into(item, s)?;
@@ -344,7 +346,7 @@ impl Reader {
             Node::Null => Ok(()),
             Node::Obj(members) => {
                 for (k, v) in members {
-                    self.path.push(k.clone());
+                    self.path.push(k);
                     match v {
                         Node::Obj(_) => drop(self.boxed(v)?),
                         Node::Arr(_) => self.strings(v)?,
@@ -360,11 +362,49 @@ impl Reader {
 }
 
 /// A JSON pointer as a URI fragment: `#/definitions/io.k8s.api.core.v1.Pod/properties/spec`.
-pub(crate) fn pointer(path: &[String]) -> String {
+/// The segments of the path to the node at hand, in one buffer: a step down is no allocation.
+#[derive(Debug, Default)]
+struct Path {
+    text: String,
+    /// Where each segment starts in `text`.
+    starts: Vec<usize>,
+}
+
+impl Path {
+    fn push(&mut self, segment: &str) {
+        self.starts.push(self.text.len());
+        self.text.push_str(segment);
+    }
+
+    fn push_index(&mut self, i: usize) {
+        self.starts.push(self.text.len());
+        // Writing to a String cannot fail.
+        let _ = write!(self.text, "{i}");
+    }
+
+    fn pop(&mut self) {
+        if let Some(start) = self.starts.pop() {
+            self.text.truncate(start);
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let ends = self.starts.iter().skip(1).copied().chain([self.text.len()]);
+        let segments: Vec<&str> = self
+            .starts
+            .iter()
+            .zip(ends)
+            .map(|(&start, end)| self.text.get(start..end).unwrap_or_default())
+            .collect();
+        pointer(&segments)
+    }
+}
+
+pub(crate) fn pointer<S: AsRef<str>>(path: &[S]) -> String {
     let mut out = String::from("#");
     for segment in path {
         out.push('/');
-        for c in segment.chars() {
+        for c in segment.as_ref().chars() {
             match c {
                 '~' => out.push_str("~0"),
                 '/' => out.push_str("~1"),

@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write;
+use std::sync::Arc;
 
 use smd_value::Value;
 
@@ -43,10 +44,14 @@ fn first_document(text: &str) -> Result<Value> {
     }
 }
 
-fn read<T>(document: &Value, part: impl FnOnce(&mut Reader, &Value) -> T) -> Result<T> {
+fn read<'v, T>(
+    document: &'v Value,
+    part: impl FnOnce(&mut Reader<'v>, &'v Value) -> T,
+) -> Result<T> {
     let mut reader = Reader {
-        path: String::new(),
+        path: Vec::new(),
         problems: Vec::new(),
+        names: Names::default(),
     };
     let out = part(&mut reader, document);
     if reader.problems.is_empty() {
@@ -56,13 +61,19 @@ fn read<T>(document: &Value, part: impl FnOnce(&mut Reader, &Value) -> T) -> Res
     }
 }
 
-struct Reader {
-    /// The path of the value being read, as Go prints it.
-    path: String,
+struct Reader<'v> {
+    /// The path of the value being read, written out as Go prints it only for a problem.
+    path: Vec<Segment<'v>>,
     problems: Vec<Problem>,
+    /// The names of referred types, each kept once and shared by every reference to it
+    /// (hashed with foldhash seeded per process: names come from documents).
+    names: Names<'v>,
 }
 
+type Names<'v> = hashbrown::HashMap<&'v str, Arc<str>, foldhash::fast::RandomState>;
+
 /// One step of a path in the document, as Go prints it.
+#[derive(Clone, Copy)]
 enum Segment<'a> {
     /// `.name`
     Field(&'a str),
@@ -89,28 +100,40 @@ const BY_FIELD_NAME: Keyed = Keyed {
     quoted: r#"["fieldName"]"#,
 };
 
-impl Reader {
+impl<'v> Reader<'v> {
     fn problem(&mut self, message: String) {
-        self.problems.push(Problem::new(self.path.clone(), message));
+        let mut path = String::new();
+        for segment in &self.path {
+            // Writing to a String cannot fail.
+            let _ = match segment {
+                Segment::Field(name) => write!(path, ".{name}"),
+                Segment::Index(i) => write!(path, "[{i}]"),
+                Segment::Key(name, value) => write!(path, "[{name}={value}]"),
+            };
+        }
+        self.problems.push(Problem::new(path, message));
     }
 
-    /// Runs `f` with `segment` appended to the path (written in place: no allocation per
-    /// node of the document).
-    fn at<T>(&mut self, segment: Segment<'_>, f: impl FnOnce(&mut Reader) -> T) -> T {
-        let len = self.path.len();
-        // Writing to a String cannot fail.
-        let _ = match segment {
-            Segment::Field(name) => write!(self.path, ".{name}"),
-            Segment::Index(i) => write!(self.path, "[{i}]"),
-            Segment::Key(name, value) => write!(self.path, "[{name}={value}]"),
-        };
+    /// Runs `f` with `segment` appended to the path.
+    fn at<T>(&mut self, segment: Segment<'v>, f: impl FnOnce(&mut Reader<'v>) -> T) -> T {
+        self.path.push(segment);
         let out = f(self);
-        self.path.truncate(len);
+        self.path.pop();
         out
     }
 
+    /// The type named `name`, its text shared with the other references to it.
+    fn named(&mut self, name: &'v str) -> TypeRef {
+        let shared = self
+            .names
+            .entry(name)
+            .or_insert_with(|| Arc::from(name))
+            .clone();
+        TypeRef::named_shared(shared)
+    }
+
     /// The entries of a map-typed value (none for null), or a problem.
-    fn map_entries<'v>(&mut self, v: &'v Value) -> Option<&'v smd_value::Map> {
+    fn map_entries(&mut self, v: &'v Value) -> Option<&'v smd_value::Map> {
         match v {
             Value::Map(m) => Some(m),
             Value::Null => None,
@@ -123,7 +146,11 @@ impl Reader {
 
     /// Visits the entries of a map-typed value in document order, each with its path. An
     /// undeclared key (`visit` returns `false`) is a problem and ends the visit, as in Go.
-    fn fields(&mut self, v: &Value, mut visit: impl FnMut(&mut Reader, &str, &Value) -> bool) {
+    fn fields(
+        &mut self,
+        v: &'v Value,
+        mut visit: impl FnMut(&mut Reader<'v>, &'v str, &'v Value) -> bool,
+    ) {
         let Some(m) = self.map_entries(v) else {
             return;
         };
@@ -139,9 +166,9 @@ impl Reader {
     }
 
     /// A `scalar: string` field: its text (empty for null).
-    fn string(&mut self, v: &Value) -> Option<String> {
+    fn string(&mut self, v: &'v Value) -> Option<&'v str> {
         match v {
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(s),
             Value::Null => None,
             other => {
                 self.problem(format!("expected string, got {}", gofmt::go_syntax(other)));
@@ -163,7 +190,7 @@ impl Reader {
     }
 
     /// The items of a list-typed value (none for null), or a problem.
-    fn list_items<'v>(&mut self, v: &'v Value) -> &'v [Value] {
+    fn list_items(&mut self, v: &'v Value) -> &'v [Value] {
         match v {
             Value::List(items) => items,
             Value::Null => &[],
@@ -177,8 +204,8 @@ impl Reader {
     /// An atomic list: every item read by `item` at its index.
     fn atomic_list<T>(
         &mut self,
-        v: &Value,
-        mut item: impl FnMut(&mut Reader, &Value) -> T,
+        v: &'v Value,
+        mut item: impl FnMut(&mut Reader<'v>, &'v Value) -> T,
     ) -> Vec<T> {
         let items = self.list_items(v);
         let mut out = Vec::with_capacity(items.len());
@@ -193,9 +220,9 @@ impl Reader {
     /// reported, and kept.
     fn keyed_list<T>(
         &mut self,
-        v: &Value,
+        v: &'v Value,
         keyed: &Keyed,
-        mut item: impl FnMut(&mut Reader, &Value) -> T,
+        mut item: impl FnMut(&mut Reader<'v>, &'v Value) -> T,
     ) -> Vec<T> {
         let items = self.list_items(v);
         let mut out = Vec::with_capacity(items.len());
@@ -241,7 +268,7 @@ impl Reader {
     }
 
     /// The document: a map with `types`.
-    fn schema(&mut self, v: &Value) -> Vec<TypeDef> {
+    fn schema(&mut self, v: &'v Value) -> Vec<TypeDef> {
         let mut types = Vec::new();
         self.fields(v, |r, key, v| match key {
             "types" => {
@@ -253,8 +280,8 @@ impl Reader {
         types
     }
 
-    fn type_def(&mut self, v: &Value) -> TypeDef {
-        let mut name = String::new();
+    fn type_def(&mut self, v: &'v Value) -> TypeDef {
+        let mut name = "";
         let mut atom = AtomParts::default();
         self.fields(v, |r, key, v| {
             match key {
@@ -266,7 +293,7 @@ impl Reader {
         TypeDef::new(name, atom.build())
     }
 
-    fn type_ref(&mut self, v: &Value) -> TypeRef {
+    fn type_ref(&mut self, v: &'v Value) -> TypeRef {
         let mut named = None;
         let mut atom = AtomParts::default();
         let mut relationship = None;
@@ -275,7 +302,7 @@ impl Reader {
             match key {
                 "namedType" => named = r.string(v),
                 "elementRelationship" => {
-                    relationship = r.string(v).map(|s| ElementRelationship::from_name(&s));
+                    relationship = r.string(v).map(ElementRelationship::from_name);
                 }
                 "nullable" => nullable = r.boolean(v),
                 other => return atom.read(r, other, v),
@@ -283,7 +310,7 @@ impl Reader {
             true
         });
         let mut tr = match named {
-            Some(name) => TypeRef::named(name).with_inlined(atom.build()),
+            Some(name) => self.named(name).with_inlined(atom.build()),
             None => TypeRef::inlined(atom.build()),
         };
         if let Some(relationship) = relationship {
@@ -292,7 +319,7 @@ impl Reader {
         tr.with_nullable(nullable)
     }
 
-    fn map_type(&mut self, v: &Value) -> Option<MapType> {
+    fn map_type(&mut self, v: &'v Value) -> Option<MapType> {
         if v.is_null() {
             return None;
         }
@@ -317,7 +344,7 @@ impl Reader {
         )
     }
 
-    fn list_type(&mut self, v: &Value) -> Option<ListType> {
+    fn list_type(&mut self, v: &'v Value) -> Option<ListType> {
         if v.is_null() {
             return None;
         }
@@ -326,7 +353,9 @@ impl Reader {
             match key {
                 "elementType" => element_type = r.type_ref(v),
                 "elementRelationship" => er = r.string(v),
-                "keys" => keys = r.atomic_list(v, |r, v| r.string(v).unwrap_or_default()),
+                "keys" => {
+                    keys = r.atomic_list(v, |r, v| r.string(v).unwrap_or_default().to_owned());
+                }
                 _ => return false,
             }
             true
@@ -339,7 +368,7 @@ impl Reader {
     }
 
     /// The legacy `untyped` part: checked, then dropped (Go's model has no place for it).
-    fn untyped(&mut self, v: &Value) {
+    fn untyped(&mut self, v: &'v Value) {
         self.fields(v, |r, key, v| match key {
             "elementRelationship" => {
                 r.string(v);
@@ -349,8 +378,8 @@ impl Reader {
         });
     }
 
-    fn struct_field(&mut self, v: &Value) -> StructField {
-        let mut name = String::new();
+    fn struct_field(&mut self, v: &'v Value) -> StructField {
+        let mut name = "";
         let mut ty = TypeRef::default();
         let mut default = Value::Null;
         self.fields(v, |r, key, v| {
@@ -366,7 +395,7 @@ impl Reader {
         StructField::new(name, ty).with_default(default)
     }
 
-    fn union(&mut self, v: &Value) -> Union {
+    fn union(&mut self, v: &'v Value) -> Union {
         let mut discriminator = None;
         let mut deduce = false;
         let mut fields = Vec::new();
@@ -386,9 +415,9 @@ impl Reader {
         union
     }
 
-    fn union_field(&mut self, v: &Value) -> UnionField {
-        let mut field_name = String::new();
-        let mut value = String::new();
+    fn union_field(&mut self, v: &'v Value) -> UnionField {
+        let mut field_name = "";
+        let mut value = "";
         self.fields(v, |r, key, v| {
             match key {
                 "fieldName" => field_name = r.string(v).unwrap_or_default(),
@@ -401,10 +430,11 @@ impl Reader {
     }
 }
 
-fn relationship(name: Option<String>) -> ElementRelationship {
-    name.map_or(ElementRelationship::Unspecified, |s| {
-        ElementRelationship::from_name(&s)
-    })
+fn relationship(name: Option<&str>) -> ElementRelationship {
+    name.map_or(
+        ElementRelationship::Unspecified,
+        ElementRelationship::from_name,
+    )
 }
 
 /// The parts of an atom as they are read, from a type definition or a type reference.
@@ -418,9 +448,9 @@ struct AtomParts {
 impl AtomParts {
     /// Reads the entry `key` if it is an atom part (or the legacy `untyped`); `false` if the
     /// key is not declared.
-    fn read(&mut self, r: &mut Reader, key: &str, v: &Value) -> bool {
+    fn read<'v>(&mut self, r: &mut Reader<'v>, key: &str, v: &'v Value) -> bool {
         match key {
-            "scalar" => self.scalar = r.string(v).map(|s| Scalar::from_name(&s)),
+            "scalar" => self.scalar = r.string(v).map(Scalar::from_name),
             "list" => self.list = r.list_type(v),
             "map" => self.map = r.map_type(v),
             "untyped" => r.untyped(v),
