@@ -282,6 +282,67 @@ fn write_node(set: &Set, member: bool, scratch: &mut Vec<u8>) -> Result<Map, smd
     Ok(out)
 }
 
+/// Whether `value` is exactly the `fieldsV1` value [`fields_v1_value`] writes for `set`: then
+/// a stored entry's value can be kept instead of written again (a clone of it shares its maps,
+/// where writing allocates every node). A walk in [`write_node`]'s order that stops at the first
+/// difference; `scratch` holds each key's text.
+pub(crate) fn fields_v1_value_is(set: &Set, value: &Value, scratch: &mut Vec<u8>) -> bool {
+    node_is(set, false, value, scratch)
+}
+
+fn node_is(set: &Set, member: bool, value: &Value, scratch: &mut Vec<u8>) -> bool {
+    let Value::Map(map) = value else {
+        return false;
+    };
+    let members = set.members();
+    let mut children = set.children().peekable();
+    let dot = member && !(members.is_empty() && children.len() == 0);
+    if map.len() < members.len() + usize::from(dot) {
+        return false;
+    }
+    let mut entries = map.iter();
+    let is_empty_map = |v: &Value| matches!(v, Value::Map(m) if m.is_empty());
+    if dot
+        && !entries
+            .next()
+            .is_some_and(|(k, v)| k == "." && is_empty_map(v))
+    {
+        return false;
+    }
+    let mut members = members.iter().peekable();
+    let key_is = |element: &PathElement, key: &str, scratch: &mut Vec<u8>| {
+        scratch.clear();
+        element.write_fields_v1(scratch).is_ok() && scratch.as_slice() == key.as_bytes()
+    };
+    loop {
+        let order = match (members.peek(), children.peek()) {
+            (None, None) => return entries.next().is_none(),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some(a), Some((b, _))) => a.compare(b),
+        };
+        let Some((key, below)) = entries.next() else {
+            return false;
+        };
+        if order == std::cmp::Ordering::Less {
+            match members.next() {
+                Some(element) if key_is(element, key, scratch) && is_empty_map(below) => continue,
+                _ => return false,
+            }
+        }
+        let Some((element, child)) = children.next() else {
+            return false;
+        };
+        let is_member = order == std::cmp::Ordering::Equal;
+        if is_member {
+            members.next();
+        }
+        if !key_is(element, key, scratch) || !node_is(child, is_member, below, scratch) {
+            return false;
+        }
+    }
+}
+
 fn key(element: &PathElement, scratch: &mut Vec<u8>) -> Result<MapKey, smd_fieldpath::Error> {
     scratch.clear();
     element.write_fields_v1(scratch)?;
@@ -299,6 +360,62 @@ mod tests {
 
     fn object(text: &str) -> Value {
         yaml::from_str(text).unwrap()
+    }
+
+    /// A map's entries in their order (Go's equality, and the JSON writers, ignore it).
+    fn ordered(v: &Value) -> String {
+        match v {
+            Value::Map(m) => {
+                let entries: Vec<String> = m
+                    .iter()
+                    .map(|(k, v)| format!("{k:?}:{}", ordered(v)))
+                    .collect();
+                format!("{{{}}}", entries.join(","))
+            }
+            other => format!("{other}"),
+        }
+    }
+
+    /// A stored value is kept exactly when it is, in order, what the set writes: over the
+    /// texts of `fieldsv1_order.txt` (Go's canonical ones and others out of order, repeated or
+    /// spelled apart), each read back into its own set and tried against the next line's set.
+    #[test]
+    fn kept_value_is_the_written_one() {
+        let corpus = include_str!("../../../fieldpath/tests/data/fieldsv1_order.txt");
+        let mut values = Vec::new();
+        for line in corpus.lines() {
+            let mut columns = line.split('\t');
+            for text in [columns.next(), columns.nth(1)].into_iter().flatten() {
+                let Ok(value) = Value::from_json(text) else {
+                    continue;
+                };
+                if let Some(set) = Set::from_fields_v1_value(&value) {
+                    values.push((set, value));
+                }
+            }
+        }
+        let (mut kept, mut written) = (0, 0);
+        let mut scratch = Vec::new();
+        for (i, (_, value)) in values.iter().enumerate() {
+            for (set, _) in [&values[i], &values[(i + 1) % values.len()]] {
+                let same = ordered(&fields_v1_value(set).unwrap()) == ordered(value);
+                assert_eq!(
+                    fields_v1_value_is(set, value, &mut scratch),
+                    same,
+                    "{}",
+                    ordered(value)
+                );
+                if same {
+                    kept += 1;
+                } else {
+                    written += 1;
+                }
+            }
+        }
+        assert!(
+            kept > 300 && written > 300,
+            "kept {kept}, written {written}"
+        );
     }
 
     #[test]

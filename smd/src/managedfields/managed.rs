@@ -5,9 +5,9 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use smd_fieldpath::{ManagedFields, Set, Value, VersionedSet};
+use smd_fieldpath::{ManagedFields, Map, Set, Value, VersionedSet};
 
-use super::entry::{Entry, Stored, entry_to_value, fields_v1_value};
+use super::entry::{Entry, Stored, entry_to_value, fields_v1_value, fields_v1_value_is};
 use super::identity::{ManagerId, Operation};
 use super::time::Timestamp;
 
@@ -187,15 +187,23 @@ impl Managed {
     }
 
     /// [`Managed::encode`] as the list items of an object, each `fieldsV1` made from its set
-    /// directly.
-    pub(crate) fn encode_values(&self) -> Result<Option<Vec<Value>>, String> {
+    /// directly, or kept from `previous` (the stored object's managedFields items) where the
+    /// same manager's stored value is already what its set writes: most managers' sets do not
+    /// change in a request, and a kept value shares its maps instead of allocating them anew.
+    pub(crate) fn encode_values(&self, previous: &[Value]) -> Result<Option<Vec<Value>>, String> {
         let Some(entries) = self.sorted_entries() else {
             return Ok(None);
         };
+        let mut scratch = Vec::new();
         entries
             .into_iter()
             .map(|(entry, set)| {
-                let fields = fields_v1_value(set).map_err(|e| e.to_string())?;
+                let kept = previous_fields(previous, &entry)
+                    .filter(|stored| fields_v1_value_is(set, stored, &mut scratch));
+                let fields = match kept {
+                    Some(stored) => stored.clone(),
+                    None => fields_v1_value(set).map_err(|e| e.to_string())?,
+                };
                 entry_to_value(&entry, Some(fields))
             })
             .collect::<Result<Vec<_>, _>>()
@@ -232,6 +240,21 @@ impl Managed {
         entries.sort_by(|p, q| order(&p.0, &q.0));
         Some(entries)
     }
+}
+
+/// The `fieldsV1` value of the item of `previous` written by `entry`'s manager (through the same
+/// subresource), if any.
+fn previous_fields<'v>(previous: &'v [Value], entry: &Entry) -> Option<&'v Value> {
+    let text = |item: &'v Map, key: &str| match item.get(key) {
+        Some(Value::String(s)) => s.as_str(),
+        _ => "",
+    };
+    previous.iter().find_map(|item| {
+        let item = item.as_map()?;
+        (text(item, "manager") == entry.manager && text(item, "subresource") == entry.subresource)
+            .then(|| item.get("fieldsV1"))
+            .flatten()
+    })
 }
 
 /// Sorts stored entries as the API server does (`sortEncodedManagedFields`,

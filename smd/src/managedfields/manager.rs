@@ -151,7 +151,7 @@ impl FieldManager {
                 Failure::Conflicts(c) => Error::Conflict(ConflictError::new(&c)),
                 Failure::Error(e) => e,
             })?;
-        store(&mut object, &managed)?;
+        store(&mut object, &managed, live)?;
         Ok(object)
     }
 
@@ -172,7 +172,7 @@ impl FieldManager {
         let managed = self.decode_live_or_new(live, &new);
         set_entries(&mut new, None).map_err(|e| Error::internal(e.to_string()))?;
         let (mut object, managed) = self.chain_update(live, new, managed, manager, now)?;
-        store(&mut object, &managed)?;
+        store(&mut object, &managed, live)?;
         Ok(object)
     }
 
@@ -231,8 +231,9 @@ fn ensure_map(object: &Value, what: &str) -> Result<(), Error> {
     }
 }
 
-/// `EncodeObjectManagedFields`: the entries, or no key when no manager is left.
-fn store(object: &mut Value, managed: &Managed) -> Result<(), Error> {
+/// `EncodeObjectManagedFields`: the entries, or no key when no manager is left. A manager's
+/// `fieldsV1` value in `live` is kept where it is already what its set writes.
+fn store(object: &mut Value, managed: &Managed, live: &Value) -> Result<(), Error> {
     if let Some((key, path)) = managed.too_deep() {
         let manager = super::ManagerId::from_key(key).unwrap_or_default().manager;
         let mut text = path.to_string();
@@ -253,7 +254,16 @@ fn store(object: &mut Value, managed: &Managed) -> Result<(), Error> {
             smd_fieldpath::MAX_DEPTH,
         )));
     }
-    let items = managed.encode_values().map_err(|e| {
+    let previous = live
+        .as_map()
+        .and_then(|m| m.get("metadata"))
+        .and_then(Value::as_map)
+        .and_then(|m| m.get("managedFields"));
+    let previous = match previous {
+        Some(Value::List(items)) => items.as_slice(),
+        _ => &[],
+    };
+    let items = managed.encode_values(previous).map_err(|e| {
         Error::internal(format!(
             "failed to encode managed fields: failed to convert back managed fields to API: {e}"
         ))

@@ -204,7 +204,9 @@ impl<C: Converter> Updater<C> {
         manager: &str,
     ) -> Result<ManagedFields, Error> {
         let mut managers = self.reconcile(live, managers)?;
-        let compare = self.take_changes(live, new, version, &mut managers, manager, true)?;
+        let compare = self
+            .take_changes(live, new, version, &mut managers, manager, true, true)?
+            .unwrap_or_default();
         let prior = managers
             .get(manager)
             .map(|m| m.set().clone())
@@ -248,7 +250,7 @@ impl<C: Converter> Updater<C> {
         let merged = self
             .prune(merged, &managers, manager, last.as_ref())
             .map_err(|e| failed("failed to prune fields", e))?;
-        self.take_changes(live, &merged, version, &mut managers, manager, force)?;
+        self.take_changes(live, &merged, version, &mut managers, manager, force, false)?;
         if !self.return_input_on_noop && live.value() == merged.value() {
             return Ok((None, managers));
         }
@@ -258,7 +260,16 @@ impl<C: Converter> Updater<C> {
     /// Go's `update`: compares old and new in each manager's version; the changes conflict
     /// with what other managers own (refused unless `force`; forced, they lose those fields),
     /// and removed fields leave everyone. Managers left with nothing are dropped. Returns the
-    /// comparison at `version`.
+    /// comparison at `version` when `wanted`.
+    ///
+    /// With no other manager and the comparison not wanted, nothing is compared (an apply that
+    /// creates the object, or whose applier is alone): the comparison would only be read for
+    /// its error, and old and new are both typed values of one schema (checked, or merged from
+    /// checked ones), which compare without error. Debug builds compare anyway and check.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one private step of apply and update"
+    )]
     fn take_changes(
         &self,
         old: &TypedValue,
@@ -267,7 +278,16 @@ impl<C: Converter> Updater<C> {
         managers: &mut ManagedFields,
         workflow: &str,
         force: bool,
-    ) -> Result<Comparison, Error> {
+        wanted: bool,
+    ) -> Result<Option<Comparison>, Error> {
+        if !wanted && managers.iter().all(|(name, _)| name == workflow) {
+            debug_assert!(
+                old.compare(new).is_ok(),
+                "typed values that fail to compare"
+            );
+            drop_empty(managers);
+            return Ok(None);
+        }
         let compare = old
             .compare(new)
             .map_err(|e| failed("failed to compare objects", e))?;
@@ -324,15 +344,8 @@ impl<C: Converter> Updater<C> {
         for (name, gone) in &removed {
             take(managers, name, gone);
         }
-        let empty: Vec<String> = managers
-            .iter()
-            .filter(|(_, s)| s.set().is_empty())
-            .map(|(m, _)| m.to_owned())
-            .collect();
-        for name in empty {
-            managers.remove(&name);
-        }
-        Ok(versions.remove(version).unwrap_or_default())
+        drop_empty(managers);
+        Ok(Some(versions.remove(version).unwrap_or_default()))
     }
 
     /// Removes from the merged object what `applier` applied last time and applies no more,
@@ -569,6 +582,18 @@ fn removes_only_leaves(fields: &Set, gone: &Set, value: &smd_fieldpath::Value) -
             _ => false,
         }
     })
+}
+
+/// Drops the managers left with nothing.
+fn drop_empty(managers: &mut ManagedFields) {
+    let empty: Vec<String> = managers
+        .iter()
+        .filter(|(_, s)| s.set().is_empty())
+        .map(|(m, _)| m.to_owned())
+        .collect();
+    for name in empty {
+        managers.remove(&name);
+    }
 }
 
 /// `name` loses `gone` (keeping its version and applied flag).

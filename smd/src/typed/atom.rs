@@ -244,7 +244,8 @@ pub(crate) struct Trail {
 impl Trail {
     pub(crate) fn new() -> Trail {
         Trail {
-            path: Vec::new(),
+            // Room for the levels of most objects: the path is not grown level by level.
+            path: Vec::with_capacity(16),
             errors: Vec::new(),
         }
     }
@@ -301,6 +302,31 @@ impl Trail {
             Err(ValidationErrors(self.errors))
         }
     }
+}
+
+/// The scalar type of an entry one level below a walk at `depth` whose sides are scalars,
+/// neither null (one may be absent), when handling the pair would say
+/// nothing: the type resolves to its scalar part for both, and the right side (the left, when
+/// the right is absent) is of that type. A two-sided walk can then treat the entry as a leaf
+/// without making its path, which only errors need.
+pub(crate) fn quiet_scalar_pair<'a>(
+    schema: &'a Schema,
+    tr: &'a TypeRef,
+    depth: usize,
+    lhs: Option<&Value>,
+    rhs: Option<&Value>,
+) -> Option<&'a Scalar> {
+    let scalar = |v: &Value| !matches!(v, Value::Map(_) | Value::List(_) | Value::Null);
+    let either = rhs.or(lhs)?;
+    if depth >= MAX_DEPTH || !lhs.is_none_or(scalar) || !rhs.is_none_or(scalar) {
+        return None;
+    }
+    let resolved = schema.resolve(tr)?;
+    // The sides are scalars: they deduce alike, to the type's scalar part if it has one.
+    let Some(Part::Scalar(t)) = Deduced::new(resolved, Some(either)).part() else {
+        return None;
+    };
+    check_scalar(t, Some(either), "").is_none().then_some(t)
 }
 
 /// The parts of an atom a two-sided walk (compare, merge) handles for a pair, as Go picks

@@ -14,7 +14,7 @@ use smd_fieldpath::{Filter, Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
 use super::atom::{self, Deduced, Part, Trail};
-use super::element_set::Ordered;
+use super::element_set::{self, Ordered};
 use super::error::ValidationErrors;
 use super::set_builder::SetBuilder;
 
@@ -133,9 +133,15 @@ impl Walker<'_> {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return;
         }
-        if self.known.skip_equal && lhs.is_some() && lhs == rhs {
+        // Maps are left to `map`, which skips their equal entries one by one: a map compared
+        // whole here would be compared again, entry by entry, wherever it differs.
+        if self.known.skip_equal && lhs.is_some() && !both_maps(lhs, rhs) && lhs == rhs {
             return;
         }
+        self.walk(tr, lhs, rhs);
+    }
+
+    fn walk(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) {
         let Some(resolved) = self.trail.resolve(self.schema, tr) else {
             return;
         };
@@ -234,6 +240,20 @@ impl Walker<'_> {
             }
             return;
         }
+        // Both sides' items in the same order, once each (two versions of one list, usually):
+        // each pairs with the item at its position.
+        if let (Some(left), Some(right)) = (
+            element_set::elements(self.schema, list, lhs),
+            element_set::elements(self.schema, list, rhs),
+        ) && element_set::aligned(&left, &right, self.known.lhs_unique)
+        {
+            for ((pe, l), r) in left.into_iter().zip(lhs).zip(rhs) {
+                if !(self.known.skip_equal && l == r) {
+                    self.item(list, pe, Some(l), Some(r));
+                }
+            }
+            return;
+        }
         let mut order: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
         let mut left: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();
         let mut right: BTreeMap<Ordered, Group<'_>> = BTreeMap::new();
@@ -319,26 +339,56 @@ impl Walker<'_> {
             Some(f) => f.type_ref(),
             None => map.definition().element_type_ref(),
         };
+        let (mut hint, mut shared) = (0, 0);
         if let Some(l) = l {
             for (key, lv) in l.iter() {
-                let rv = r.and_then(|r| r.get(key));
+                let rv = r.and_then(|r| r.get_near(key, &mut hint));
+                shared += usize::from(rv.is_some());
+                if self.known.skip_equal && rv == Some(lv) {
+                    continue;
+                }
+                let (tr, depth) = (field_type(key), self.trail.path.len());
+                if atom::quiet_scalar_pair(self.schema, tr, depth, Some(lv), rv).is_some() {
+                    // The leaf's part, without the walk's levels.
+                    match rv {
+                        None => self
+                            .removed
+                            .insert_below(&PathElement::Field(Name::from(key))),
+                        Some(rv) if rv != lv => self
+                            .modified
+                            .insert_below(&PathElement::Field(Name::from(key))),
+                        Some(_) => {}
+                    }
+                    continue;
+                }
                 self.enter(PathElement::Field(Name::from(key)));
-                self.node(field_type(key), Some(lv), rv);
+                self.walk(tr, Some(lv), rv);
                 self.leave();
             }
         }
-        if let Some(r) = r {
+        if let Some(r) = r.filter(|r| r.len() > shared) {
             for (key, rv) in r.iter() {
                 if l.is_some_and(|l| l.contains_key(key)) {
                     continue;
                 }
+                let (tr, depth) = (field_type(key), self.trail.path.len());
+                if atom::quiet_scalar_pair(self.schema, tr, depth, None, Some(rv)).is_some() {
+                    self.added
+                        .insert_below(&PathElement::Field(Name::from(key)));
+                    continue;
+                }
                 self.enter(PathElement::Field(Name::from(key)));
-                self.node(field_type(key), None, Some(rv));
+                self.node(tr, None, Some(rv));
                 self.leave();
             }
         }
         false
     }
+}
+
+/// Whether both sides are maps.
+pub(super) fn both_maps(lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+    matches!((lhs, rhs), (Some(Value::Map(_)), Some(Value::Map(_))))
 }
 
 #[derive(Clone, Copy)]

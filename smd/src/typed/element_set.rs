@@ -94,3 +94,39 @@ impl Seen {
         self.tree.as_mut()
     }
 }
+
+/// Whether two lists' items pair up by position: the same elements in the same order, none
+/// twice, in an order that is total (so that equal is what a B-tree's lookups find). Go's
+/// grouping of the items by element then pairs item `i` with item `i`, which a walk can do
+/// without building the groups. `left_unique`: the left side is known to hold no duplicates.
+pub(crate) fn aligned(left: &[PathElement], right: &[PathElement], left_unique: bool) -> bool {
+    if left.len() != right.len() {
+        return false;
+    }
+    let mut fragility = smd_fieldpath::Fragility::default();
+    for (l, r) in left.iter().zip(right) {
+        if l.compare(r) != Ordering::Equal {
+            return false;
+        }
+        fragility.add(l);
+        fragility.add(r);
+    }
+    if fragility.is_fragile() {
+        return false;
+    }
+    let mut seen = Seen::default();
+    left_unique || left.iter().all(|pe| seen.insert(pe))
+}
+
+/// The path elements of a list's items, or `None` when any item has none (the caller's
+/// general walk then reports why).
+pub(crate) fn elements(
+    schema: &smd_schema::Schema,
+    list: &smd_schema::ListView<'_>,
+    items: &[smd_fieldpath::Value],
+) -> Option<Vec<PathElement>> {
+    items
+        .iter()
+        .map(|item| super::atom::list_item_element(schema, list, item).ok())
+        .collect()
+}

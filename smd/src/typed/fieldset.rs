@@ -112,6 +112,10 @@ impl Walker<'_> {
                 Some(f) => f.type_ref(),
                 None => map.definition().element_type_ref(),
             };
+            if self.is_scalar(tr, item) {
+                self.set.insert_below(&PathElement::Field(Name::from(key)));
+                continue;
+            }
             self.trail.path.push(PathElement::Field(Name::from(key)));
             self.set.descend();
             self.node(tr, item);
@@ -125,6 +129,24 @@ impl Walker<'_> {
             }
             self.leave();
         }
+    }
+}
+
+impl Walker<'_> {
+    /// Whether `value`, one level below the current path, is a scalar its type takes as one
+    /// (a leaf: a member, with no level of its own and no error to say).
+    fn is_scalar(&self, tr: &TypeRef, value: &Value) -> bool {
+        if matches!(value, Value::Map(_) | Value::List(_) | Value::Null)
+            || self.trail.path.len() >= super::MAX_DEPTH
+        {
+            return false;
+        }
+        self.schema.resolve(tr).is_some_and(|resolved| {
+            matches!(
+                Deduced::new(resolved, Some(value)).part(),
+                Some(Part::Scalar(_))
+            )
+        })
     }
 }
 

@@ -11,7 +11,7 @@ use smd_fieldpath::{Map, Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
 use super::atom::{self, Deduced, Part, Trail};
-use super::element_set::Ordered;
+use super::element_set::{self, Ordered};
 use super::error::ValidationErrors;
 
 pub(crate) fn merge(
@@ -54,9 +54,15 @@ impl Walker<'_> {
             self.error("at least one of lhs and rhs must be provided".to_owned());
             return None;
         }
+        // (`map` checks its entries before walking them, so that an equal entry is compared
+        // once; an equal map kept whole here keeps the right side's, shared.)
         if self.skip_equal && lhs.is_some() && lhs == rhs {
             return rhs.cloned();
         }
+        self.walk(tr, lhs, rhs)
+    }
+
+    fn walk(&mut self, tr: &TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
         if self.rhs_checked && lhs.is_none() && self.schema.names_list_items(tr) {
             return rhs.cloned();
         }
@@ -140,6 +146,21 @@ impl Walker<'_> {
     }
 
     fn items(&mut self, list: &ListView<'_>, lhs: &[Value], rhs: &[Value]) -> Option<Value> {
+        // Both sides' items in the same order, once each: the order below keeps them so, each
+        // item merged with the one at its position.
+        if let (Some(left), Some(right)) = (
+            element_set::elements(self.schema, list, lhs),
+            element_set::elements(self.schema, list, rhs),
+        ) && element_set::aligned(&left, &right, false)
+        {
+            let errors = self.trail.errors.len();
+            let mut out = Vec::with_capacity(lhs.len());
+            for ((pe, l), r) in left.iter().zip(lhs).zip(rhs) {
+                out.extend(self.item(list, pe, Some(l), Some(r)));
+            }
+            self.trail.errors.truncate(errors);
+            return (!out.is_empty()).then_some(Value::List(out));
+        }
         let before = self.trail.errors.len();
         let (right, right_items) = self.index(list, rhs, false);
         let (left, left_items) = self.index(list, lhs, true);
@@ -238,25 +259,43 @@ impl Walker<'_> {
             Some(f) => f.type_ref(),
             None => map.definition().element_type_ref(),
         };
+        // The keys of both sides are unique, and those of the right side are pushed only when
+        // the left lacks them: every key of `out` is new to it.
         let mut out = Map::with_capacity(l.map_or(0, Map::len).max(r.map_or(0, Map::len)));
+        let (mut hint, mut shared) = (0, 0);
         if let Some(l) = l {
             for (key, lv) in l.iter() {
-                let rv = r.and_then(|r| r.get(key));
+                let rv = r.and_then(|r| r.get_near(key, &mut hint));
+                shared += usize::from(rv.is_some());
+                if let Some(rv) = rv.filter(|rv| self.skip_equal && *rv == lv) {
+                    out.push_unique(key, rv.clone());
+                    continue;
+                }
+                let (tr, depth) = (field_type(key), self.trail.path.len());
+                if atom::quiet_scalar_pair(self.schema, tr, depth, Some(lv), rv).is_some() {
+                    out.push_unique(key, leaf(Some(lv), rv).unwrap_or_default());
+                    continue;
+                }
                 self.trail.path.push(PathElement::Field(Name::from(key)));
-                if let Some(v) = self.node(field_type(key), Some(lv), rv) {
-                    out.insert(key, v);
+                if let Some(v) = self.walk(tr, Some(lv), rv) {
+                    out.push_unique(key, v);
                 }
                 self.trail.path.pop();
             }
         }
-        if let Some(r) = r {
+        if let Some(r) = r.filter(|r| r.len() > shared) {
             for (key, rv) in r.iter() {
                 if l.is_some_and(|l| l.contains_key(key)) {
                     continue;
                 }
+                let (tr, depth) = (field_type(key), self.trail.path.len());
+                if atom::quiet_scalar_pair(self.schema, tr, depth, None, Some(rv)).is_some() {
+                    out.push_unique(key, rv.clone());
+                    continue;
+                }
                 self.trail.path.push(PathElement::Field(Name::from(key)));
-                if let Some(v) = self.node(field_type(key), None, Some(rv)) {
-                    out.insert(key, v);
+                if let Some(v) = self.node(tr, None, Some(rv)) {
+                    out.push_unique(key, v);
                 }
                 self.trail.path.pop();
             }

@@ -120,6 +120,15 @@ impl Walker<'_> {
         }
         for pe in set.members() {
             if let Some(tr) = type_of(pe) {
+                // A scalar field: nothing to reconcile, and no error to say at its path.
+                if self.trail.path.len() < MAX_DEPTH
+                    && self
+                        .schema
+                        .resolve(tr)
+                        .is_some_and(|r| r.map().is_none() && r.scalar().is_some())
+                {
+                    continue;
+                }
                 let below = set.child(pe);
                 self.trail.path.push(pe.clone());
                 self.node(tr, below, below.is_none());

@@ -85,6 +85,7 @@ fn walk(
             if entries.is_empty() || map.is_atomic() {
                 return if extract { value.clone() } else { Value::Null };
             }
+            // Each key of `entries` once: new to `out`.
             let mut out = Map::with_capacity(entries.len());
             for (key, item) in entries.iter() {
                 let pe = PathElement::Field(Name::from(key));
@@ -95,20 +96,23 @@ fn walk(
                 if set.has_member(&pe) {
                     if extract {
                         // Read with this level's set, as Go does.
-                        out.insert(key, walk(schema, field_type, item, set, extract, depth + 1));
+                        out.push_unique(
+                            key,
+                            walk(schema, field_type, item, set, extract, depth + 1),
+                        );
                     }
                     continue;
                 }
                 match set.child(&pe).filter(|s| !s.is_empty()) {
                     Some(below) => {
-                        out.insert(
+                        out.push_unique(
                             key,
                             walk(schema, field_type, item, below, extract, depth + 1),
                         );
                     }
                     None if extract => {}
                     None => {
-                        out.insert(key, item.clone());
+                        out.push_unique(key, item.clone());
                     }
                 }
             }

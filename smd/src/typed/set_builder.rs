@@ -20,9 +20,10 @@ pub(crate) struct SetBuilder {
 
 impl SetBuilder {
     pub(crate) fn new() -> SetBuilder {
-        SetBuilder {
-            levels: vec![Level::default()],
-        }
+        // Room for the levels of most objects: the stack is not grown level by level.
+        let mut levels = Vec::with_capacity(16);
+        levels.push(Level::default());
+        SetBuilder { levels }
     }
 
     /// The walk goes one level down.

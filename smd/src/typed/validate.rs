@@ -43,6 +43,7 @@ impl Validator<'_> {
         // past the walks' limit, which the walk reports.
         let depth = self.trail.path.len();
         if depth <= MAX_DEPTH
+            && matches!(value, Value::Map(_) | Value::List(_))
             && self.schema.accepts_anything(tr)
             && nests_within(value, MAX_DEPTH - depth)
         {
@@ -118,9 +119,30 @@ impl Validator<'_> {
                     }
                 },
             };
+            if self.scalar_checks(tr, item) {
+                continue;
+            }
             self.trail.path.push(PathElement::Field(Name::from(key)));
             self.node(tr, item);
             self.trail.path.pop();
+        }
+    }
+
+    /// Whether `value`, one level below the current path, is a scalar that `tr` takes: the
+    /// walk of it would find nothing, so its path (which only an error needs) is not made.
+    /// Anything else is left to the walk, which says what is wrong.
+    fn scalar_checks(&self, tr: &TypeRef, value: &Value) -> bool {
+        if matches!(value, Value::Map(_) | Value::List(_) | Value::Null)
+            || self.trail.path.len() >= MAX_DEPTH
+        {
+            return false;
+        }
+        let Some(resolved) = self.schema.resolve(tr) else {
+            return false;
+        };
+        match Deduced::new(resolved, Some(value)).part() {
+            Some(Part::Scalar(t)) => atom::check_scalar(t, Some(value), "").is_none(),
+            _ => false,
         }
     }
 }
