@@ -1,7 +1,7 @@
 //! Runs one field-set operation in a loop, for profilers that count instructions
 //! (`valgrind --tool=callgrind`): `op_loop OP SIZE ITERATIONS`, e.g. `op_loop leaves 1000 200`.
-//! Loading the data is outside the loop but inside the profile; compare two runs with different
-//! iteration counts to subtract it.
+//! With `--collect-atstart=no --toggle-collect='op_loop::run_loop*'` the profile holds the loop
+//! alone, not the loading of the data.
 
 #![allow(clippy::expect_used, clippy::panic, reason = "a developer tool")]
 
@@ -14,12 +14,19 @@ struct Loop<'a> {
 }
 
 impl OpVisitor for Loop<'_> {
-    fn op<R>(&mut self, name: &str, mut work: impl FnMut(usize) -> R) {
+    fn op<R>(&mut self, name: &str, work: impl FnMut(usize) -> R) {
         if name == self.op {
-            for i in 0..self.iterations {
-                black_box(work(i));
-            }
+            run_loop(self.iterations, work);
         }
+    }
+}
+
+/// The timed work alone, for `valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='op_loop::run_loop*'`.
+#[inline(never)]
+fn run_loop<R>(iterations: usize, mut work: impl FnMut(usize) -> R) {
+    for i in 0..iterations {
+        black_box(work(i));
     }
 }
 
