@@ -25,7 +25,8 @@ pub(crate) struct Walk<'a> {
     pub(crate) strict: Vec<String>,
     /// `sigs.k8s.io/json`'s strict field stack: `spec.containers[0].name`.
     path: String,
-    /// `encoding/json`'s error context: the struct being decoded and the field names.
+    /// `encoding/json`'s error context: the model name of the struct being decoded (its Go
+    /// name, the last part, is taken only for an error) and the field names.
     context_struct: Option<&'a str>,
     context_fields: Vec<&'a str>,
 }
@@ -173,7 +174,7 @@ impl<'a> Walk<'a> {
                 Failure::Type {
                     what,
                     go_type,
-                    struct_name: self.context_struct.map(str::to_owned),
+                    struct_name: self.context_struct.map(|t| go_struct_name(t).to_owned()),
                     field,
                 }
             }
@@ -374,7 +375,7 @@ impl<'a> Walk<'a> {
     fn enter_field(&mut self, t: &'a GoType, f: &'a super::gotypes::FlatField) {
         self.context_fields.extend(f.via.iter().map(String::as_str));
         self.context_fields.push(&f.field.json);
-        self.context_struct = Some(go_struct_name(&t.name));
+        self.context_struct = Some(&t.name);
         self.push_key(&f.field.json);
     }
 
@@ -601,9 +602,10 @@ impl<'a> Walk<'a> {
     fn encode_map(&self, mut entries: Vec<(String, GoVal)>) -> Value {
         entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let mut m = Map::with_capacity(entries.len());
+        // The keys were a JSON object's (or a Go map's), so each is there once.
         for (k, v) in entries {
             let v = self.encode(v);
-            m.insert(k, v);
+            m.push_unique(k, v);
         }
         Value::Map(m)
     }
@@ -622,8 +624,9 @@ impl<'a> Walk<'a> {
                 None if zero_omitted(self.types, field) => None,
                 None => self.encode_field(field, zero_value(self.types, &field.shape)),
             };
+            // The flattened fields have one JSON name each (the shallowest kept).
             if let Some(v) = written {
-                m.insert(field.json.clone(), v);
+                m.push_unique(field.json.as_str(), v);
             }
         }
         Value::Map(m)

@@ -269,11 +269,15 @@ struct TypeDefaulting {
     clocked: Vec<&'static str>,
 }
 
-/// The tables by type name, built once: the walk looks every named type up.
-fn by_type() -> &'static HashMap<&'static str, TypeDefaulting> {
-    static BY_TYPE: OnceLock<HashMap<&'static str, TypeDefaulting>> = OnceLock::new();
+/// The tables by type name, built once: the walk looks every named type up (a few hundred
+/// lookups per object, so hashed with foldhash, seeded per process, not SipHash).
+type ByType = HashMap<&'static str, TypeDefaulting, foldhash::fast::RandomState>;
+
+/// The tables by type name, built once.
+fn by_type() -> &'static ByType {
+    static BY_TYPE: OnceLock<ByType> = OnceLock::new();
     BY_TYPE.get_or_init(|| {
-        let mut out: HashMap<&'static str, TypeDefaulting> = HashMap::new();
+        let mut out = ByType::default();
         for f in functions() {
             out.entry(f.type_name).or_default().functions.push(f.apply);
         }
