@@ -63,6 +63,14 @@ pub(super) fn write_string(out: &mut String, s: &str, indent: usize, simple_key:
 
 fn style(s: &str, simple_key: bool) -> Style {
     let can_use_plain = resolves_to_str(s, TagKind::None) && !is_base60_float(s);
+    if is_word(s) {
+        // What `analyze` would find in a word: nothing that rules out any style.
+        return if can_use_plain {
+            Style::Plain
+        } else {
+            Style::Double
+        };
+    }
     let mut style = if s.contains('\n') {
         Style::Literal
     } else if can_use_plain {
@@ -139,6 +147,18 @@ fn is_go_printable(c: char) -> bool {
 
 fn is_break(c: char) -> bool {
     matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `s` is a word: it starts with a letter or digit and holds only letters, digits and
+/// `-._/+=:`, never `:` last. Most strings written are (names, images, paths), and in a word
+/// no character is an indicator, a space, a break or unprintable, so every style is allowed.
+fn is_word(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.first().is_some_and(u8::is_ascii_alphanumeric)
+        && b.last() != Some(&b':')
+        && b.iter().all(|&c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'/' | b'+' | b'=' | b':')
+        })
 }
 
 fn analyze(s: &str) -> Allowed {
@@ -408,5 +428,40 @@ fn write_g(out: &mut String, f: f64) {
         let _ = write!(out, "{:02}", exp.unsigned_abs());
     } else {
         let _ = write!(out, "{f}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{analyze, is_word};
+
+    /// Every short string over an alphabet of word and non-word characters: where `is_word`
+    /// says yes, the full analysis allows every style and finds no line break.
+    #[test]
+    fn words_allow_every_style() {
+        let alphabet = [
+            'a', '7', '-', '.', '_', '/', '+', '=', ':', ' ', '#', '?', '\n',
+        ];
+        let mut strings = vec![String::new()];
+        let mut words = 0;
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for s in &strings {
+                for c in alphabet {
+                    let mut t = s.clone();
+                    t.push(c);
+                    longer.push(t);
+                }
+            }
+            for s in &longer {
+                if is_word(s) {
+                    words += 1;
+                    let a = analyze(s);
+                    assert!(!a.multiline && a.plain && a.single && a.literal, "{s:?}");
+                }
+            }
+            strings = longer;
+        }
+        assert!(words > 1000, "{words}");
     }
 }
