@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
