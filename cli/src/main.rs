@@ -2,10 +2,6 @@
 
 use std::process::ExitCode;
 
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
