@@ -55,6 +55,20 @@ impl EntryError {
 /// (`Some(vec![])` for an empty list, which is not the same as none). A malformed list is an
 /// error here; the API server reads it as absent ([`entries_or_none`]).
 pub fn entries(object: &Value) -> Result<Option<Vec<Entry>>, EntryError> {
+    let Some(items) = items(object)? else {
+        return Ok(None);
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| entry_from_value(item).map_err(|e| EntryError::new(Some(i), e)))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The items of `metadata.managedFields`: none when there is no list, an error when it or
+/// `metadata` has another kind.
+fn items(object: &Value) -> Result<Option<&[Value]>, EntryError> {
     let Some(meta) = object.as_map().and_then(|m| m.get("metadata")) else {
         return Ok(None);
     };
@@ -63,17 +77,11 @@ pub fn entries(object: &Value) -> Result<Option<Vec<Entry>>, EntryError> {
         Value::Null => return Ok(None),
         _ => return Err(EntryError::new(None, "metadata is not a map")),
     };
-    let items = match meta.get("managedFields") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::List(items)) => items,
-        Some(_) => return Err(EntryError::new(None, "not a list")),
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| entry_from_value(item).map_err(|e| EntryError::new(Some(i), e)))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    match meta.get("managedFields") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::List(items)) => Ok(Some(items)),
+        Some(_) => Err(EntryError::new(None, "not a list")),
+    }
 }
 
 /// The managedFields of `object` as the API server reads them: a malformed list reads as
@@ -94,21 +102,30 @@ pub(crate) struct Stored {
 /// going through JSON text when [`Set::from_fields_v1_value`] can (the text is made only for
 /// the ones it cannot, so that decoding them fails with Go's words).
 pub(crate) fn stored_or_none(object: &Value) -> Option<Vec<Stored>> {
-    let meta = object.as_map()?.get("metadata")?.as_map()?;
-    let Some(Value::List(items)) = meta.get("managedFields") else {
-        return None;
+    stored(object).ok().flatten()
+}
+
+/// [`entries`] with each `fieldsV1` value read into its set directly where it can be (the
+/// set [`Managed::decode`](super::managed::Managed::decode) would read from the bytes, which
+/// are then not made): the same entries, errors and sets, for less work.
+pub(crate) fn stored(object: &Value) -> Result<Option<Vec<Stored>>, EntryError> {
+    let Some(items) = items(object)? else {
+        return Ok(None);
     };
     items
         .iter()
-        .map(|item| {
+        .enumerate()
+        .map(|(i, item)| {
             let fast = item
                 .as_map()
                 .and_then(|m| m.get("fieldsV1"))
                 .and_then(Set::from_fields_v1_value);
-            let entry = entry_fields(item, fast.is_none()).ok()?;
-            Some(Stored { entry, set: fast })
+            let entry =
+                entry_fields(item, fast.is_none()).map_err(|e| EntryError::new(Some(i), e))?;
+            Ok(Stored { entry, set: fast })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 pub(crate) fn entry_from_value(item: &Value) -> Result<Entry, String> {

@@ -6,7 +6,7 @@
 use smd_fieldpath::{Path, PathElement, Set, Value};
 use smd_schema::gvk::GroupVersionKind;
 
-use crate::managedfields::{Error, Managed, ManagerId, Operation, entries};
+use crate::managedfields::{Error, Managed, ManagerId, Operation};
 
 /// One manager's ownership before and after.
 #[derive(Debug, Clone)]
@@ -50,10 +50,10 @@ pub struct Conflict {
 
 /// The managers' sets of an object (none when it has no readable managedFields).
 pub fn managers(object: &Value) -> Result<Managed, String> {
-    let list = entries(object)
+    let stored = crate::managedfields::entry::stored(object)
         .map_err(|e| e.to_string())?
         .unwrap_or_default();
-    Managed::decode(&list).map_err(|e| format!("managedFields[{}]: {e}", e.index()))
+    Managed::decode_stored(stored).map_err(|e| format!("managedFields[{}]: {e}", e.index()))
 }
 
 /// Each manager whose set changed between `before` and `after`, in the order of their
