@@ -1,10 +1,11 @@
 //! The text of one path element inside a `fieldsV1` document.
 
 use crate::element::PathElement;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::value::Value;
-use smd_value::Location;
-use smd_value::json::{write_int, write_key_string, write_value, write_value_stream};
+use smd_value::json::{
+    stream_result, write_int, write_key_string, write_value, write_value_stream,
+};
 
 /// Appends the serialized form of `element`: `f:` and the raw name, `k:` and a JSON object of
 /// the key fields (names plain, values HTML-escaped), `v:` and the value as JSON, `i:` and the
@@ -40,17 +41,6 @@ pub(crate) fn write_element(element: &PathElement, out: &mut Vec<u8>) -> Result<
         }
     }
     Ok(())
-}
-
-fn stream_result(stream_error: Option<String>) -> Result<()> {
-    match stream_error {
-        None => Ok(()),
-        Some(message) => Err(Error::new(
-            ErrorKind::Unsupported,
-            message,
-            Location::Unknown,
-        )),
-    }
 }
 
 /// Appends `element` as a key of a `fieldsV1` object, colon included: the quoted, escaped text

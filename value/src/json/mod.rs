@@ -26,4 +26,4 @@ mod read;
 mod write;
 
 pub use read::{Reader, SET_FROM_JSON_BUFFER};
-pub use write::{write_int, write_key_string, write_value, write_value_stream};
+pub use write::{stream_result, write_int, write_key_string, write_value, write_value_stream};

@@ -136,6 +136,16 @@ pub(crate) fn write_float(out: &mut Vec<u8>, f: f64) -> crate::Result<()> {
 pub fn write_value(out: &mut Vec<u8>, v: &Value) -> crate::Result<()> {
     let mut stream_error = None;
     write_value_stream(out, v, &mut stream_error);
+    stream_result(stream_error)
+}
+
+/// The error a stream of [`write_value_stream`] calls reports once it is written: the first
+/// message it kept, as an [`ErrorKind::Unsupported`] error.
+///
+/// # Errors
+///
+/// When `stream_error` holds a message.
+pub fn stream_result(stream_error: Option<String>) -> crate::Result<()> {
     match stream_error {
         None => Ok(()),
         Some(message) => Err(Error::new(
