@@ -5,6 +5,8 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use smd_fieldpath::value::gofmt::{MapKeys, value_go_syntax};
 use smd_fieldpath::{Key, KeyField, Name, PathElement, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, ResolvedAtom, Scalar, Schema, TypeRef};
@@ -159,7 +161,8 @@ pub(crate) fn list_item_element(
         Value::Map(m) => m,
         _ => return Err("associative list with keys may not have non-map elements".to_owned()),
     };
-    let mut fields = Vec::with_capacity(keys.len());
+    // Most lists have one or two key fields: no vector on the way to the key's own storage.
+    let mut fields: SmallVec<[KeyField; 2]> = SmallVec::with_capacity(keys.len());
     for name in keys {
         if let Some(v) = map.get(name) {
             fields.push(KeyField {
@@ -192,6 +195,16 @@ pub(crate) fn list_item_element(
         ));
     }
     Ok(PathElement::Key(Key::new(fields)))
+}
+
+/// Whether a value is a list or map with something in it: a child node of its parent's, where
+/// anything else is a member.
+pub(crate) fn has_content(value: &Value) -> bool {
+    match value {
+        Value::List(items) => !items.is_empty(),
+        Value::Map(entries) => !entries.is_empty(),
+        _ => false,
+    }
 }
 
 /// The default of key field `name` from the list's element type (Go's

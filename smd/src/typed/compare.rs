@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use smd_fieldpath::{Filter, Name, PathElement, Set, Value};
+use smd_fieldpath::{Filter, Map, Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
 use super::atom::{self, Deduced, Part, Trail};
@@ -159,12 +159,15 @@ impl Walker<'_> {
         }
     }
 
-    /// Down one level of the value (to `pe`), and of the three sets.
-    fn enter(&mut self, pe: PathElement) {
+    /// Down one level of the value (to `pe`, whose sides are `lhs` and `rhs`), and of the
+    /// three sets. Below a value one side lacks, only the other side's set can change: fields
+    /// are added only where the right side has a value, removed only where the left side has
+    /// one, modified only where both have.
+    fn enter(&mut self, pe: PathElement, lhs: Option<&Value>, rhs: Option<&Value>) {
         self.trail.path.push(pe);
-        self.added.descend();
-        self.modified.descend();
-        self.removed.descend();
+        self.added.descend_if(rhs.is_some());
+        self.modified.descend_if(lhs.is_some() && rhs.is_some());
+        self.removed.descend_if(lhs.is_some());
     }
 
     /// Back up one level.
@@ -231,6 +234,13 @@ impl Walker<'_> {
             _ => None,
         };
         if let Some((items, left)) = one_side {
+            // Each item will be a member of the one side's set, and a child node when it has
+            // content.
+            let children = items.iter().filter(|i| atom::has_content(i)).count();
+            match left {
+                true => self.removed.reserve(items.len(), children),
+                false => self.added.reserve(items.len(), children),
+            }
             for (i, item) in items.iter().enumerate() {
                 match atom::list_item_element(self.schema, list, item) {
                     Ok(pe) if left => self.item(list, pe, Some(item), None),
@@ -313,7 +323,7 @@ impl Walker<'_> {
             Part3::Modified => &mut self.modified,
             Part3::Removed => &mut self.removed,
         };
-        set.insert_below(&pe);
+        set.insert_below(pe);
     }
 
     fn item(
@@ -323,7 +333,7 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
     ) {
-        self.enter(pe);
+        self.enter(pe, lhs, rhs);
         self.node(list.element_type(), lhs, rhs);
         self.leave();
     }
@@ -339,6 +349,20 @@ impl Walker<'_> {
             Some(f) => f.type_ref(),
             None => map.definition().element_type_ref(),
         };
+        // A map only one side has: each of its entries will be a member of that side's set,
+        // and a child node when it has content.
+        let one_side = |m: &Map| (m.len(), m.values().filter(|v| atom::has_content(v)).count());
+        match (l.filter(|l| !l.is_empty()), r.filter(|r| !r.is_empty())) {
+            (None, Some(r)) => {
+                let (members, children) = one_side(r);
+                self.added.reserve(members, children);
+            }
+            (Some(l), None) => {
+                let (members, children) = one_side(l);
+                self.removed.reserve(members, children);
+            }
+            _ => {}
+        }
         let (mut hint, mut shared) = (0, 0);
         if let Some(l) = l {
             for (key, lv) in l.iter() {
@@ -353,15 +377,15 @@ impl Walker<'_> {
                     match rv {
                         None => self
                             .removed
-                            .insert_below(&PathElement::Field(Name::from(key))),
+                            .insert_below(PathElement::Field(Name::from(key))),
                         Some(rv) if rv != lv => self
                             .modified
-                            .insert_below(&PathElement::Field(Name::from(key))),
+                            .insert_below(PathElement::Field(Name::from(key))),
                         Some(_) => {}
                     }
                     continue;
                 }
-                self.enter(PathElement::Field(Name::from(key)));
+                self.enter(PathElement::Field(Name::from(key)), Some(lv), rv);
                 self.walk(tr, Some(lv), rv);
                 self.leave();
             }
@@ -373,11 +397,10 @@ impl Walker<'_> {
                 }
                 let (tr, depth) = (field_type(key), self.trail.path.len());
                 if atom::quiet_scalar_pair(self.schema, tr, depth, None, Some(rv)).is_some() {
-                    self.added
-                        .insert_below(&PathElement::Field(Name::from(key)));
+                    self.added.insert_below(PathElement::Field(Name::from(key)));
                     continue;
                 }
-                self.enter(PathElement::Field(Name::from(key)));
+                self.enter(PathElement::Field(Name::from(key)), None, Some(rv));
                 self.node(tr, None, Some(rv));
                 self.leave();
             }

@@ -9,7 +9,7 @@
 use smd_fieldpath::{Name, PathElement, Set, Value};
 use smd_schema::{ElementRelationship, ListView, MapView, Schema, TypeRef};
 
-use super::atom::{self, Deduced, Part, Trail};
+use super::atom::{self, Deduced, Part, Trail, has_content};
 use super::element_set::Seen;
 use super::error::ValidationErrors;
 use super::set_builder::SetBuilder;
@@ -83,7 +83,7 @@ impl Walker<'_> {
         let mut duplicates = Seen::default();
         for pe in &elements {
             if !seen.insert(pe) && duplicates.insert(pe) {
-                self.set.insert_below(pe);
+                self.set.insert_below(pe.clone());
             }
         }
         for (pe, item) in elements.into_iter().zip(items) {
@@ -113,7 +113,7 @@ impl Walker<'_> {
                 None => map.definition().element_type_ref(),
             };
             if self.is_scalar(tr, item) {
-                self.set.insert_below(&PathElement::Field(Name::from(key)));
+                self.set.insert_below(PathElement::Field(Name::from(key)));
                 continue;
             }
             self.trail.path.push(PathElement::Field(Name::from(key)));
@@ -147,15 +147,5 @@ impl Walker<'_> {
                 Some(Part::Scalar(_))
             )
         })
-    }
-}
-
-/// Whether a value is a list or map with something in it: a child node of its parent's, where
-/// anything else is a member.
-fn has_content(value: &Value) -> bool {
-    match value {
-        Value::List(items) => !items.is_empty(),
-        Value::Map(entries) => !entries.is_empty(),
-        _ => false,
     }
 }

@@ -16,6 +16,10 @@ struct Level {
 /// A set under construction, one level per level of the walk.
 pub(crate) struct SetBuilder {
     levels: Vec<Level>,
+    /// Levels of the walk below the last of `levels` that can add nothing to this set (a
+    /// comparison's removed fields below a value only the right side has): they are counted,
+    /// not built. Always the deepest, as what one side lacks it lacks below too.
+    parked: usize,
 }
 
 impl SetBuilder {
@@ -23,16 +27,31 @@ impl SetBuilder {
         // Room for the levels of most objects: the stack is not grown level by level.
         let mut levels = Vec::with_capacity(16);
         levels.push(Level::default());
-        SetBuilder { levels }
+        SetBuilder { levels, parked: 0 }
     }
 
     /// The walk goes one level down.
     pub(crate) fn descend(&mut self) {
-        self.levels.push(Level::default());
+        self.descend_if(true);
+    }
+
+    /// The walk goes one level down, to a node where this set gets a member or a child node
+    /// only when `open`; a closed level, and every level below it, is only counted. Nothing
+    /// may be inserted into a closed level.
+    pub(crate) fn descend_if(&mut self, open: bool) {
+        if open && self.parked == 0 {
+            self.levels.push(Level::default());
+        } else {
+            self.parked += 1;
+        }
     }
 
     /// The walk comes back up from the node at `element`.
     pub(crate) fn ascend(&mut self, element: &PathElement) {
+        if self.parked > 0 {
+            self.parked -= 1;
+            return;
+        }
         let Some(level) = self.levels.pop() else {
             return;
         };
@@ -49,6 +68,9 @@ impl SetBuilder {
 
     /// The current node expects about `members` members and `children` child nodes.
     pub(crate) fn reserve(&mut self, members: usize, children: usize) {
+        if self.parked > 0 {
+            return;
+        }
         if let Some(level) = self.levels.last_mut() {
             level.members.reserve(members);
             level.children.reserve(children);
@@ -58,16 +80,25 @@ impl SetBuilder {
     /// The path of the current node (whose last element is `element`) is a member; the root
     /// (no element) never is.
     pub(crate) fn insert_here(&mut self, element: Option<&PathElement>) {
-        let n = self.levels.len();
+        debug_assert!(self.parked <= 1, "a member of a closed level");
+        if self.parked > 1 {
+            return;
+        }
+        // With the current level closed, its parent is the last level built.
+        let n = self.levels.len() + self.parked;
         if let (Some(element), true) = (element, n >= 2) {
             self.levels[n - 2].members.push(element.clone());
         }
     }
 
     /// The path one `element` below the current node is a member.
-    pub(crate) fn insert_below(&mut self, element: &PathElement) {
+    pub(crate) fn insert_below(&mut self, element: PathElement) {
+        debug_assert_eq!(self.parked, 0, "a member of a closed level");
+        if self.parked > 0 {
+            return;
+        }
         if let Some(level) = self.levels.last_mut() {
-            level.members.push(element.clone());
+            level.members.push(element);
         }
     }
 
