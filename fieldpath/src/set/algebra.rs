@@ -20,6 +20,23 @@ impl Set {
         }
     }
 
+    /// [`Set::union`] of two owned sets: when one is bare (see [`Set::is_bare`]) the other is
+    /// the union, given back as it is instead of copied node by node.
+    ///
+    /// ```
+    /// use smd_fieldpath::{PathElement, Set};
+    /// let mut spec = Set::new();
+    /// spec.insert(&[PathElement::field("spec")]);
+    /// assert_eq!(Set::new().union_owned(spec.clone()), spec);
+    /// ```
+    pub fn union_owned(self, other: Set) -> Set {
+        match (self.is_bare(), other.is_bare()) {
+            (true, _) => other,
+            (_, true) => self,
+            _ => self.union(&other),
+        }
+    }
+
     /// The paths that are members of both sets.
     pub fn intersection(&self, other: &Set) -> Set {
         let mut children = Vec::new();

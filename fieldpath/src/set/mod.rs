@@ -133,6 +133,12 @@ impl Set {
         self.members.is_empty() && self.children.iter().all(|(_, s)| s.is_empty())
     }
 
+    /// Whether the set has neither a member nor a child node, not even an empty one: every
+    /// operation with it gives the other operand's structure.
+    pub fn is_bare(&self) -> bool {
+        self.members.is_empty() && self.children.is_empty()
+    }
+
     /// Every member path, in Go's order: a node's members first, then each child node in turn.
     pub fn iter(&self) -> Paths<'_> {
         Paths::new(self)

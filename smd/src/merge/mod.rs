@@ -207,14 +207,15 @@ impl<C: Converter> Updater<C> {
         let compare = self
             .take_changes(live, new, version, &mut managers, manager, true, true)?
             .unwrap_or_default();
-        let prior = managers
-            .get(manager)
-            .map(|m| m.set().clone())
-            .unwrap_or_default();
-        let set = prior
-            .difference(&compare.removed)
-            .union(&compare.modified)
-            .union(&compare.added);
+        let set = match managers.get(manager).map(VersionedSet::set) {
+            Some(prior) if !prior.is_bare() => prior
+                .difference(&compare.removed)
+                .union(&compare.modified)
+                .union(&compare.added),
+            // Nothing owned before (every create): nothing to take away, and a union with a
+            // bare set is the other set, structurally.
+            _ => compare.modified.union_owned(compare.added),
+        };
         let set = self.ignore.set(set, version)?;
         if set.is_empty() {
             managers.remove(manager);
@@ -280,13 +281,21 @@ impl<C: Converter> Updater<C> {
         force: bool,
         wanted: bool,
     ) -> Result<Option<Comparison>, Error> {
-        if !wanted && managers.iter().all(|(name, _)| name == workflow) {
-            debug_assert!(
-                old.compare(new).is_ok(),
-                "typed values that fail to compare"
-            );
+        if managers.iter().all(|(name, _)| name == workflow) {
+            // No other manager: no conflict to find and nothing to take from anyone.
+            if !wanted {
+                debug_assert!(
+                    old.compare(new).is_ok(),
+                    "typed values that fail to compare"
+                );
+                drop_empty(managers);
+                return Ok(None);
+            }
+            let compare = old
+                .compare(new)
+                .map_err(|e| failed("failed to compare objects", e))?;
             drop_empty(managers);
-            return Ok(None);
+            return Ok(Some(self.ignore.comparison(compare, version)));
         }
         let compare = old
             .compare(new)
