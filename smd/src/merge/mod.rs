@@ -281,25 +281,23 @@ impl<C: Converter> Updater<C> {
         force: bool,
         wanted: bool,
     ) -> Result<Option<Comparison>, Error> {
-        if managers.iter().all(|(name, _)| name == workflow) {
-            // No other manager: no conflict to find and nothing to take from anyone.
-            if !wanted {
-                debug_assert!(
-                    old.compare(new).is_ok(),
-                    "typed values that fail to compare"
-                );
-                drop_empty(managers);
-                return Ok(None);
-            }
-            let compare = old
-                .compare(new)
-                .map_err(|e| failed("failed to compare objects", e))?;
+        // No other manager: no conflict to find and nothing to take from anyone.
+        let alone = managers.iter().all(|(name, _)| name == workflow);
+        if alone && !wanted {
+            debug_assert!(
+                old.compare(new).is_ok(),
+                "typed values that fail to compare"
+            );
             drop_empty(managers);
-            return Ok(Some(self.ignore.comparison(compare, version)));
+            return Ok(None);
         }
         let compare = old
             .compare(new)
             .map_err(|e| failed("failed to compare objects", e))?;
+        if alone {
+            drop_empty(managers);
+            return Ok(Some(self.ignore.comparison(compare, version)));
+        }
         let mut versions: HashMap<String, Comparison> = HashMap::new();
         versions.insert(version.to_owned(), self.ignore.comparison(compare, version));
         let mut conflicts = ManagedFields::new();

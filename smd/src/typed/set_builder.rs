@@ -37,7 +37,7 @@ impl SetBuilder {
 
     /// The walk goes one level down, to a node where this set gets a member or a child node
     /// only when `open`; a closed level, and every level below it, is only counted. Nothing
-    /// may be inserted into a closed level.
+    /// may be inserted while the current level is closed.
     pub(crate) fn descend_if(&mut self, open: bool) {
         if open && self.parked == 0 {
             self.levels.push(Level::default());
@@ -80,12 +80,11 @@ impl SetBuilder {
     /// The path of the current node (whose last element is `element`) is a member; the root
     /// (no element) never is.
     pub(crate) fn insert_here(&mut self, element: Option<&PathElement>) {
-        debug_assert!(self.parked <= 1, "a member of a closed level");
-        if self.parked > 1 {
+        debug_assert_eq!(self.parked, 0, "a member from a closed level");
+        if self.parked > 0 {
             return;
         }
-        // With the current level closed, its parent is the last level built.
-        let n = self.levels.len() + self.parked;
+        let n = self.levels.len();
         if let (Some(element), true) = (element, n >= 2) {
             self.levels[n - 2].members.push(element.clone());
         }
