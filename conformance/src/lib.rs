@@ -78,7 +78,7 @@ const NOT_UTF8: &str = "Go strings are bytes: Go keeps invalid UTF-8 inside stri
     prints it raw in path text), smd's values are Rust strings and read it as U+FFFD. Field \
     names are bytes in smd too and round-trip exactly; only their display text differs.";
 
-/// Cases where smd differs from Go on purpose: (scenario file, case, reason). The runner checks
+/// Cases where smd differs from Go, on purpose or until emulated: (scenario file, case, reason). The runner checks
 /// that each of them still differs, so this list cannot go stale silently.
 pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
     ("fieldset/parse.yaml", "invalid-utf8-field-name", NOT_UTF8),
@@ -116,7 +116,21 @@ pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
         NON_STRING_KEYS,
     ),
     ("patch/json.yaml", "test-number-spelling", NUMBER_SPELLING),
+    ("value/yaml.yaml", "tag-takes-a-comma-in-flow", TAG_IN_FLOW),
+    (
+        "value/yaml.yaml",
+        "tag-takes-a-comma-in-flow-map",
+        TAG_IN_FLOW,
+    ),
 ];
+
+/// Why smd's YAML reader differs from yaml.v2 on a tag followed by `,`, `[` or `]`. Not on
+/// purpose: found by the schema_yaml fuzz target, listed so that it stays visible until
+/// `smd_value`'s YAML compatibility checks (`yaml/compat.rs`) handle the end of a tag.
+const TAG_IN_FLOW: &str = "libyaml (so yaml.v2) scans `,`, `[` and `]` as characters of a \
+    tag even inside a flow collection: `[!x, a]` is one item tagged `!x,`, and `{a: !x, b: 1}` \
+    does not parse. granit-parser, a YAML 1.2 parser, ends the tag at the flow indicator and \
+    reads an empty tagged item. Not yet emulated.";
 
 /// Why smd's JSON patch `test` can differ from Go's on numbers.
 const NUMBER_SPELLING: &str = "json-patch compares a tested scalar by its JSON text, the \
