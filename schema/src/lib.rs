@@ -131,10 +131,53 @@ impl Schema {
     }
 
     /// This schema in SMD's YAML format, in a canonical form that [`Schema::from_yaml`] reads
-    /// back to an equal schema.
+    /// back to an equal schema when it [has unique keys](Schema::has_unique_keys).
     pub fn to_yaml(&self) -> String {
         yaml::to_string(self)
     }
+
+    /// Whether every keyed list of the schema (its types by name, each map's fields by name,
+    /// each union's fields by field name, inlined types included) has unique keys. Reading
+    /// can give a schema without: a null key and an empty one are two keys of such a list, in
+    /// Go too, and both decode to "", so the schema written back repeats a key and does not
+    /// read again.
+    ///
+    /// ```
+    /// let one = smd_schema::Schema::from_yaml("types:\n- name: a\n  scalar: string\n")?;
+    /// assert!(one.has_unique_keys());
+    /// let two = smd_schema::Schema::from_yaml("types:\n- name: \"\"\n- name: null\n")?;
+    /// assert!(!two.has_unique_keys());
+    /// # Ok::<(), smd_schema::Error>(())
+    /// ```
+    pub fn has_unique_keys(&self) -> bool {
+        unique(self.types().iter().map(TypeDef::name))
+            && self.types().iter().all(|t| atom_keys_unique(t.atom()))
+    }
+}
+
+fn unique<'a>(keys: impl Iterator<Item = &'a str>) -> bool {
+    let mut keys: Vec<&str> = keys.collect();
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
+
+/// [`Schema::has_unique_keys`] for the keyed lists under `atom`.
+fn atom_keys_unique(atom: &Atom) -> bool {
+    let below = |ty: &TypeRef| atom_keys_unique(ty.inlined_atom());
+    if let Some(map) = atom.as_map() {
+        let unions_unique = map
+            .unions()
+            .iter()
+            .all(|u| unique(u.fields().iter().map(UnionField::field_name)));
+        if !unique(map.fields().iter().map(StructField::name))
+            || !unions_unique
+            || !map.fields().iter().all(|f| below(f.type_ref()))
+            || !map.element_type().is_none_or(below)
+        {
+            return false;
+        }
+    }
+    atom.as_list().is_none_or(|list| below(list.element_type()))
 }
 
 impl TypeRef {
