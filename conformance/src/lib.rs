@@ -78,8 +78,9 @@ const NOT_UTF8: &str = "Go strings are bytes: Go keeps invalid UTF-8 inside stri
     prints it raw in path text), smd's values are Rust strings and read it as U+FFFD. Field \
     names are bytes in smd too and round-trip exactly; only their display text differs.";
 
-/// Cases where smd differs from Go, on purpose or until emulated: (scenario file, case, reason). The runner checks
-/// that each of them still differs, so this list cannot go stale silently.
+/// Cases where smd differs from Go, on purpose or until emulated: (scenario file, case,
+/// reason). The runner checks that each of them still differs, so this list cannot go stale
+/// silently.
 pub const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
     ("fieldset/parse.yaml", "invalid-utf8-field-name", NOT_UTF8),
     ("fieldset/parse.yaml", "invalid-utf8-in-value", NOT_UTF8),
